@@ -1,0 +1,63 @@
+/** Stage "assets": the client script, the forwarding script and the stylesheet, bundled and hashed. */
+import { build, type BuildOptions } from 'esbuild';
+import path from 'node:path';
+import { BuildError } from '../diagnostics.ts';
+import { contentHash, hashedName } from '../hash.ts';
+
+/** One output file of the build: its path under the output root and its bytes. */
+export interface OutputFile {
+  file: string;
+  content: string | Uint8Array;
+}
+
+export interface BundledAssets {
+  files: OutputFile[];
+  /** Public URLs: `/assets/main.<hash>.js` etc. */
+  js: string;
+  forward: string;
+  css: string;
+  /** Gzipped size of the main script, for the build summary and its budget. */
+  jsBytes: number;
+}
+
+async function bundleOne(entry: string, options: BuildOptions, label: string): Promise<string> {
+  try {
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'silent',
+      ...options,
+    });
+    return result.outputFiles![0]!.text;
+  } catch (err) {
+    const errors = (err as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
+    throw new BuildError(label, errors.map((e) => ({ severity: 'error', code: label, message: e.text, file: e.location?.file, line: e.location?.line, column: e.location ? e.location.column + 1 : undefined })));
+  }
+}
+
+/** Bundle `client/main.ts`, `client/forward.ts` and `templates/styles/site.css`. */
+export async function bundleAssets(projectRoot: string, define: Record<string, string> = {}): Promise<BundledAssets> {
+  const script: BuildOptions = { format: 'iife', target: ['es2020', 'safari14'], platform: 'browser', define };
+  const [js, forward, css] = await Promise.all([
+    bundleOne(path.join(projectRoot, 'client', 'main.ts'), script, 'client'),
+    bundleOne(path.join(projectRoot, 'client', 'forward.ts'), script, 'client'),
+    bundleOne(path.join(projectRoot, 'templates', 'styles', 'site.css'), { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] }, 'styles'),
+  ]);
+  const named = (name: string, text: string) => `assets/${hashedName(name, contentHash(text))}`;
+  const files: OutputFile[] = [
+    { file: named('main.js', js), content: js },
+    { file: named('forward.js', forward), content: forward },
+    { file: named('site.css', css), content: css },
+  ];
+  const { gzipSync } = await import('node:zlib');
+  return {
+    files,
+    js: `/${files[0]!.file}`,
+    forward: `/${files[1]!.file}`,
+    css: `/${files[2]!.file}`,
+    jsBytes: gzipSync(js).length,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The build, one straight line: load → check → route → assets → render → write → swap.
+ * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { BuildConfig } from './config.ts';
+import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
+import { loadSite } from './content/load.ts';
+import { checkContent } from './content/checks.ts';
+import type { Site } from './content/model.ts';
+import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
+import { bundleAssets } from './assets/bundle.ts';
+import { processImages } from './assets/images.ts';
+import { loadTemplates, type TemplateModule } from './render/templates.ts';
+import { renderRoute } from './render/page.ts';
+import type { Assets } from './render/context.ts';
+import { DiskWriter, type Writer } from './output/writer.ts';
+import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
+import { headersFile, redirectsFile } from './output/hosting.ts';
+import { manifestFile } from './output/manifest.ts';
+
+export interface BuildStats {
+  /** kind → language → count. */
+  pages: Record<string, Record<string, number>>;
+  files: number;
+  bytes: number;
+  ms: number;
+  scriptGzipBytes: number;
+}
+
+export interface BuildResult {
+  site: Site;
+  routes: RouteTable;
+  diagnostics: Diagnostic[];
+  stats: BuildStats;
+}
+
+/** Bad template or content mistakes found while rendering: each names its route. */
+function renderAll(routes: readonly Route[], render: (r: Route) => string, write: (r: Route, html: string) => Promise<void>, diags: Diagnostics) {
+  return Promise.all(
+    routes.map((route) => {
+      let html: string;
+      try {
+        html = render(route);
+      } catch (err) {
+        diags.error({ code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
+        return undefined;
+      }
+      return write(route, html);
+    }),
+  );
+}
+
+/** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
+export async function build(config: BuildConfig, writer: Writer = new DiskWriter(config.outDir)): Promise<BuildResult> {
+  const started = performance.now();
+  const diags = new Diagnostics();
+  const fail = async (stage: string): Promise<never> => {
+    await writer.abort();
+    throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || config.strict));
+  };
+
+  // load
+  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today }, diags);
+  if (!site) return fail('load');
+
+  // check
+  checkContent(site, diags);
+  for (const [kind, list] of [['images', site.gallery.images], ['featured', site.gallery.featured], ['portraits', site.gallery.portraits], ['socialImage', [site.gallery.socialImage]]] as const) {
+    list.forEach((img, i) => {
+      if (!existsSync(path.join(config.contentDir, 'images', img.file))) {
+        const at = kind === 'socialImage' ? [kind, 'file'] : [kind, i, 'file'];
+        diags.error({ code: 'missing-image', file: 'data/gallery.yaml', ...site.locate('data/gallery.yaml', at), field: at.join('.'), message: `images/${img.file} does not exist under the content folder` });
+      }
+    });
+  }
+
+  // route
+  const routes = buildRoutes(site, diags);
+  if (diags.hasErrors()) return fail('route');
+
+  // templates and assets
+  let templates: TemplateModule;
+  let bundled: Awaited<ReturnType<typeof bundleAssets>>;
+  let images: Awaited<ReturnType<typeof processImages>>;
+  try {
+    [templates, bundled, images] = await Promise.all([
+      loadTemplates(config.templatesDir, config.cacheDir),
+      bundleAssets(config.projectRoot),
+      processImages(config.contentDir, imageSizes(site)),
+    ]);
+  } catch (err) {
+    await writer.abort();
+    throw err;
+  }
+  for (const r of routes.routes) {
+    if (!templates.pages[r.template])
+      diags.error({ code: 'template', file: r.origin, field: 'template', message: `no template "${r.template}"; templates/index.tsx exports: ${Object.keys(templates.pages).sort().join(', ')}` });
+  }
+  if (diags.hasErrors()) return fail('templates');
+
+  const iconFile = 'icon.svg';
+  const assets: Assets = {
+    css: bundled.css,
+    js: bundled.js,
+    forward: bundled.forward,
+    icon: images.get(iconFile).src,
+    touchIcon: images.get('touch-icon.png').src,
+    manifest: '/manifest.webmanifest',
+    image: images.get,
+  };
+
+  // render and write
+  const missing = new Map<string, Set<string>>();
+  const env = {
+    site,
+    routes,
+    assets,
+    templates,
+    onMissingText: (lang: string, key: string) => (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(key),
+  };
+  const pages: BuildStats['pages'] = {};
+  await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
+  await renderAll(routes.routes, (r) => renderRoute(r, env), async (r, html) => {
+    const byLang = (pages[r.kind] ??= {});
+    byLang[r.lang] = (byLang[r.lang] ?? 0) + 1;
+    await writer.write(r.file, html);
+  }, diags);
+  for (const [lang, keys] of missing) {
+    diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by templates but missing in ${lang} (the key is shown instead): ${[...keys].sort().slice(0, 10).join(', ')}` });
+  }
+  if (diags.hasErrors()) return fail('render');
+
+  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), manifestFile(site, assets)])
+    await writer.write(f.file, f.content);
+
+  if (config.strict && diags.warnings.length) return fail('strict');
+  await writer.commit();
+  return {
+    site,
+    routes,
+    diagnostics: diags.items,
+    stats: { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes },
+  };
+}
+
+function imageSizes(site: Site) {
+  const sizes = new Map<string, { width: number; height: number }>();
+  const g = site.gallery;
+  for (const img of [...g.images, ...g.featured, ...g.portraits, g.socialImage]) sizes.set(img.file, { width: img.width, height: img.height });
+  return sizes;
+}

@@ -1,0 +1,61 @@
+/** Resolve command-line options into one frozen config shared by every command. */
+import path from 'node:path';
+import { cacheDir, projectRoot } from './project.ts';
+
+export interface BuildConfig {
+  contentDir: string;
+  outDir: string;
+  templatesDir: string;
+  projectRoot: string;
+  cacheDir: string;
+  baseUrl?: string;
+  strict: boolean;
+  drafts: boolean;
+  quiet: boolean;
+  /** The build's date, YYYY-MM-DD. */
+  today: string;
+}
+
+/** Today from SOURCE_DATE_EPOCH (reproducible builds) or the clock, as YYYY-MM-DD (UTC). */
+export function buildDate(env: NodeJS.ProcessEnv = process.env, now = Date.now()): string {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch !== undefined && epoch !== '') {
+    if (!/^\d+$/.test(epoch)) throw new Error(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epoch}"`);
+    return new Date(Number(epoch) * 1000).toISOString().slice(0, 10);
+  }
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+export interface CliOptions {
+  content?: string;
+  out?: string;
+  baseUrl?: string;
+  strict?: boolean;
+  drafts?: boolean;
+  quiet?: boolean;
+}
+
+export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfig {
+  const root = projectRoot();
+  const contentDir = path.resolve(cwd, opts.content ?? 'content');
+  const outDir = path.resolve(cwd, opts.out ?? 'dist');
+  if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.baseUrl))
+    throw new Error(`--base-url must be an absolute http(s) URL such as https://example.com, got "${opts.baseUrl}"`);
+  // The output folder is replaced wholesale: never let it be a folder that holds sources.
+  for (const precious of [contentDir, root, path.join(root, 'templates'), cwd]) {
+    if (precious === outDir || precious.startsWith(outDir + path.sep))
+      throw new Error(`--out ${outDir} would replace ${precious}: choose an output folder of its own, such as dist`);
+  }
+  return Object.freeze({
+    contentDir,
+    outDir,
+    templatesDir: path.join(root, 'templates'),
+    projectRoot: root,
+    cacheDir: cacheDir(),
+    baseUrl: opts.baseUrl,
+    strict: Boolean(opts.strict),
+    drafts: Boolean(opts.drafts),
+    quiet: Boolean(opts.quiet),
+    today: buildDate(),
+  });
+}

@@ -1,0 +1,302 @@
+/** Stage "load": read every content file, validate it, and assemble the Site model. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import matter from 'gray-matter';
+import type { z } from 'zod';
+import { type Diagnostics } from '../diagnostics.ts';
+import * as S from './schema.ts';
+import type { Post, Site } from './model.ts';
+import { parseYaml, type YamlFile } from './yaml.ts';
+import { validate } from './validate.ts';
+import { flattenTexts } from './texts.ts';
+import { createMarkdown } from './markdown.ts';
+
+export interface LoadOptions {
+  contentDir: string;
+  /** Overrides site.yaml's baseUrl (`--base-url`). */
+  baseUrl?: string;
+  /** Include drafts and posts dated after `today`. */
+  drafts: boolean;
+  /** YYYY-MM-DD. */
+  today: string;
+}
+
+/** The data files and their schemas; each must exist. */
+const DATA_FILES = {
+  blog: ['data/blog.yaml', S.blogSchema],
+  redirects: ['data/redirects.yaml', S.redirectsSchema],
+  directories: ['data/directories.yaml', S.directoriesSchema],
+  services: ['data/services.yaml', S.servicesSchema],
+  rates: ['data/rates.yaml', S.ratesSchema],
+  booking: ['data/booking.yaml', S.bookingSchema],
+  venues: ['data/venues.yaml', S.venuesSchema],
+  gallery: ['data/gallery.yaml', S.gallerySchema],
+  reviews: ['data/reviews.yaml', S.reviewsSchema],
+  cta: ['data/cta.yaml', S.ctaSchema],
+  cities: ['data/cities.yaml', S.citiesSchema],
+  health: ['data/health.yaml', S.healthSchema],
+  business: ['data/business.yaml', S.businessSchema],
+  legal: ['data/legal.yaml', S.legalSchema],
+  tracking: ['data/tracking.yaml', S.trackingSchema],
+} as const;
+
+type DataKey = keyof typeof DATA_FILES;
+type DataModel = { [K in DataKey]: z.output<(typeof DATA_FILES)[K][1]> };
+
+async function readText(contentDir: string, rel: string, diags: Diagnostics): Promise<string | undefined> {
+  try {
+    return await fs.readFile(path.join(contentDir, rel), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    diags.error({
+      code: 'missing-file',
+      file: rel,
+      message: code === 'ENOENT' ? 'required content file is missing' : `cannot read file (${code})`,
+    });
+    return undefined;
+  }
+}
+
+async function loadYaml<Sc extends z.ZodType>(
+  contentDir: string,
+  rel: string,
+  schema: Sc,
+  diags: Diagnostics,
+): Promise<{ value: z.output<Sc>; file: YamlFile } | undefined> {
+  const source = await readText(contentDir, rel, diags);
+  if (source === undefined) return undefined;
+  const file = parseYaml(rel, source, diags);
+  if (!file) return undefined;
+  const value = validate(file, schema, diags);
+  return value === undefined ? undefined : { value, file };
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Read and validate everything; returns undefined when any error was reported. */
+export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<Site | undefined> {
+  const { contentDir } = opts;
+  const [siteFile, pagesFile, ...data] = await Promise.all([
+    loadYaml(contentDir, 'site.yaml', S.siteSchema, diags),
+    loadYaml(contentDir, 'pages.yaml', S.pagesSchema, diags),
+    ...Object.values(DATA_FILES).map(([rel, schema]) => loadYaml(contentDir, rel, schema as z.ZodType, diags)),
+  ]);
+  const model = Object.fromEntries(Object.keys(DATA_FILES).map((k, i) => [k, data[i]?.value])) as DataModel;
+  const files = Object.fromEntries(Object.keys(DATA_FILES).map((k, i) => [k, data[i]?.file])) as Record<
+    DataKey,
+    YamlFile | undefined
+  >;
+
+  const config = siteFile?.value;
+  const texts: Record<string, Record<string, string>> = {};
+  if (config) {
+    const at = (field: string) => ({ file: 'site.yaml', ...siteFile.file.locate(field.split('.')), field });
+    if (!config.languages.includes(config.defaultLanguage)) {
+      diags.error({
+        code: 'language',
+        ...at('defaultLanguage'),
+        message: `default language "${config.defaultLanguage}" is not in languages (${config.languages.join(', ')})`,
+      });
+    }
+    const seen = new Set<string>();
+    config.languages.forEach((lang, i) => {
+      if (seen.has(lang))
+        diags.error({ code: 'language', ...at(`languages.${i}`), field: `languages[${i}]`, message: `duplicate language "${lang}"` });
+      seen.add(lang);
+    });
+    const available = (await listDir(path.join(contentDir, 'i18n'))).filter((f) => f.endsWith('.yaml'));
+    await Promise.all(
+      config.languages.map(async (lang, i) => {
+        const rel = `i18n/${lang}.yaml`;
+        if (!available.includes(`${lang}.yaml`)) {
+          diags.error({
+            code: 'language',
+            ...at(`languages.${i}`),
+            field: `languages[${i}]`,
+            message: `unknown language code "${lang}": there is no text table ${rel} (available: ${available.map((f) => f.replace('.yaml', '')).join(', ') || 'none'})`,
+          });
+          return;
+        }
+        const source = await readText(contentDir, rel, diags);
+        const file = source === undefined ? undefined : parseYaml(rel, source, diags);
+        if (!file) return;
+        texts[lang] = flattenTexts(file.data, (key, value) => {
+          const pos = file.locate(key.split('.'));
+          diags.error({ code: 'schema', file: rel, ...pos, field: key, message: `expected a text or a group of texts, found ${JSON.stringify(value)}` });
+        });
+      }),
+    );
+    if (opts.baseUrl) config.baseUrl = opts.baseUrl;
+    config.baseUrl = config.baseUrl.replace(/\/+$/, '');
+  }
+
+  const posts = config && model.blog ? await loadPosts(opts, config.languages, model.blog.categories, diags) : [];
+  crossCheck(model, files, pagesFile?.value, pagesFile?.file, diags);
+
+  if (diags.hasErrors() || !config || !pagesFile) return undefined;
+  const located = new Map<string, YamlFile>([[siteFile.file.file, siteFile.file], [pagesFile.file.file, pagesFile.file]]);
+  for (const f of Object.values(files)) if (f) located.set(f.file, f);
+  return deepFreeze({
+    locate: (file: string, p: readonly PropertyKey[]) => located.get(file)?.locate(p),
+    config,
+    languages: config.languages,
+    defaultLanguage: config.defaultLanguage,
+    texts,
+    pages: pagesFile.value,
+    posts,
+    today: opts.today,
+    ...model,
+  }) as Site;
+}
+
+/** Checks between files that no single schema can see. */
+function crossCheck(
+  model: Partial<DataModel>,
+  files: Record<DataKey, YamlFile | undefined>,
+  pages: z.output<typeof S.pagesSchema> | undefined,
+  pagesFile: YamlFile | undefined,
+  diags: Diagnostics,
+): void {
+  const dup = (list: readonly { id?: string; slug?: string }[] | undefined, file: YamlFile | undefined, key: 'id' | 'slug') => {
+    if (!list || !file) return;
+    const seen = new Map<string, number>();
+    list.forEach((item, i) => {
+      const v = item[key];
+      if (v === undefined) return;
+      if (seen.has(v)) {
+        diags.error({
+          code: 'duplicate',
+          file: file.file,
+          ...file.locate([i, key]),
+          field: `[${i}].${key}`,
+          message: `duplicate ${key} "${v}" (first used at [${seen.get(v)}])`,
+        });
+      } else seen.set(v, i);
+    });
+  };
+  dup(pages, pagesFile, 'id');
+  dup(model.directories, files.directories, 'slug');
+  dup(model.venues, files.venues, 'id');
+  dup(model.reviews, files.reviews, 'id');
+  dup(model.cities, files.cities, 'id');
+  if (model.rates && files.rates) {
+    const tierIds = new Set(model.rates.tiers.map((t) => t.id));
+    model.business?.offers.forEach((offer, i) => {
+      if (!tierIds.has(offer) && files.business)
+        diags.error({
+          code: 'reference',
+          file: files.business.file,
+          ...files.business.locate(['offers', i]),
+          field: `offers[${i}]`,
+          message: `"${offer}" is not a rate tier id in data/rates.yaml (${[...tierIds].join(', ')})`,
+        });
+    });
+  }
+  if (pages && pagesFile) {
+    const ids = new Set(pages.map((p) => p.id));
+    pages.forEach((p, i) => {
+      for (const key of ['canonical', 'parent'] as const) {
+        const ref = p[key];
+        if (ref && !ids.has(ref))
+          diags.error({ code: 'reference', file: pagesFile.file, ...pagesFile.locate([i, key]), field: `[${i}].${key}`, message: `"${ref}" is not a page id` });
+      }
+    });
+    model.cities?.forEach((c, i) => {
+      if (!ids.has(c.page) && files.cities)
+        diags.error({ code: 'reference', file: 'data/cities.yaml', ...files.cities.locate([i, 'page']), field: `[${i}].page`, message: `"${c.page}" is not a page id in pages.yaml` });
+    });
+  }
+}
+
+const POST_FILE = /^([a-z]{2,3}(?:-[A-Z]{2})?)\.md$/;
+
+/** Blog posts: `blog/<slug>/<lang>.md`, markdown with front matter. */
+async function loadPosts(
+  opts: LoadOptions,
+  languages: readonly string[],
+  categories: readonly string[],
+  diags: Diagnostics,
+): Promise<Post[]> {
+  const blogDir = path.join(opts.contentDir, 'blog');
+  const slugs = await listDir(blogDir);
+  const render = createMarkdown();
+  const posts: Post[] = [];
+  await Promise.all(
+    slugs.map(async (slug) => {
+      const stat = await fs.stat(path.join(blogDir, slug));
+      if (!stat.isDirectory()) {
+        diags.error({ code: 'blog', file: `blog/${slug}`, message: 'expected a folder blog/<slug>/ holding <lang>.md files' });
+        return;
+      }
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
+        diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
+        return;
+      }
+      for (const name of await listDir(path.join(blogDir, slug))) {
+        const rel = `blog/${slug}/${name}`;
+        const m = POST_FILE.exec(name);
+        if (!m) {
+          diags.error({ code: 'blog', file: rel, message: 'expected a file named <lang>.md, such as en.md' });
+          continue;
+        }
+        const lang = m[1]!;
+        if (!languages.includes(lang)) {
+          diags.error({ code: 'language', file: rel, field: 'language', message: `unknown language code "${lang}" (site.yaml languages: ${languages.join(', ')})` });
+          continue;
+        }
+        const source = await fs.readFile(path.join(blogDir, slug, name), 'utf8');
+        const post = parsePost(rel, source, diags);
+        if (!post) continue;
+        if (!categories.includes(post.category)) {
+          diags.error({ code: 'reference', file: rel, line: 1 + lineOf(source, /^category:/m), field: 'category', message: `unknown category "${post.category}" (data/blog.yaml categories: ${categories.join(', ')})` });
+          continue;
+        }
+        const scheduled = post.date > opts.today;
+        if (scheduled) {
+          diags.warn({ code: 'scheduled', file: rel, field: 'date', message: `dated ${post.date}, after today (${opts.today}): left out until then${opts.drafts ? ' (included: --drafts)' : ' (use --drafts to preview)'}` });
+        }
+        if ((post.draft || scheduled) && !opts.drafts) continue;
+        posts.push({ ...post, slug, lang, html: render(post.body), file: rel });
+      }
+    }),
+  );
+  return posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug) || a.lang.localeCompare(b.lang));
+}
+
+function lineOf(source: string, re: RegExp): number {
+  const idx = source.search(re);
+  return idx < 0 ? 0 : source.slice(0, idx).split('\n').length;
+}
+
+function parsePost(rel: string, source: string, diags: Diagnostics) {
+  if (!/^---\r?\n/.test(source)) {
+    diags.error({ code: 'front-matter', file: rel, line: 1, message: 'a post starts with front matter between --- lines (title, excerpt, date, category, author, tags)' });
+    return undefined;
+  }
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // gray-matter only splits; the `yaml` parser gives the line numbers errors need.
+    parsed = matter(source, { engines: { yaml: () => ({}) } });
+  } catch (err) {
+    diags.error({ code: 'front-matter', file: rel, line: 1, message: `cannot read front matter: ${(err as Error).message}` });
+    return undefined;
+  }
+  const file = parseYaml(rel, parsed.matter.replace(/^\r?\n/, ''), diags, 1);
+  if (!file) return undefined;
+  const fm = validate(file, S.postSchema, diags);
+  return fm ? { ...fm, body: parsed.content } : undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

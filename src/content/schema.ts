@@ -1,0 +1,232 @@
+/**
+ * The shape of every content file, as zod schemas. Objects are strict: an unknown key is an
+ * error naming the key, so a typo never passes silently.
+ */
+import { z } from 'zod';
+
+const id = z.string().regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'a lowercase id (letters, digits, - or _)');
+const langCode = z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/, 'a language code such as en, es or pt-BR');
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
+const routePath = z
+  .string()
+  .regex(/^\/(?:(?:[a-z0-9][a-z0-9._-]*|\{[a-zA-Z]+\})(?:\/(?:[a-z0-9][a-z0-9._-]*|\{[a-zA-Z]+\}))*)?$/, 'a root-relative path in lowercase without trailing slash, like /rates');
+const url = z.url({ protocol: /^https?$/, error: 'an absolute http(s) URL' });
+const phone = z.string().regex(/^\+[0-9 ]{8,20}$/, 'an international phone number like +34 600 000 000');
+const price = z.number().int().nonnegative();
+
+/** `content/site.yaml`: identity, languages, contact details, features. */
+export const siteSchema = z.strictObject({
+  brand: z.string().min(1),
+  baseUrl: url,
+  /** Browser UI colours (web manifest, theme-color meta). */
+  colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i), background: z.string().regex(/^#[0-9a-f]{6}$/i) }),
+  languages: z.array(langCode).min(1),
+  defaultLanguage: langCode,
+  /** localStorage key for the saved language: product-specific, so it never clashes. */
+  storageKey: z.string().regex(/^[a-z0-9._-]+$/),
+  provider: z.strictObject({
+    name: z.string().min(1),
+    profileSlug: id,
+    languagesSpoken: z.array(langCode).min(1),
+  }),
+  contact: z.strictObject({
+    phone,
+    whatsapp: phone,
+    email: z.email().optional(),
+  }),
+  social: z.record(id, url),
+  features: z.strictObject({
+    admin: z.boolean(),
+    consent: z.boolean(),
+    footerSubtitle: z.boolean(),
+  }),
+  analytics: z.discriminatedUnion('provider', [
+    z.strictObject({ provider: z.literal('none') }),
+    z.strictObject({ provider: z.literal('ga4'), id: z.string().regex(/^G-[A-Z0-9]+$/, 'a GA4 id like G-XXXXXXX') }),
+    z.strictObject({ provider: z.literal('plausible'), domain: z.string().min(1), src: url.optional() }),
+  ]),
+  /** Placeholder values shipped with the site: the build warns while a field still holds one. */
+  samples: z.array(z.strictObject({ field: z.string().min(1), value: z.string() })).default([]),
+});
+
+/** `content/pages.yaml`: the site's fixed pages; each is built in every language. */
+export const pagesSchema = z
+  .array(
+    z.strictObject({
+      id,
+      path: routePath,
+      template: id,
+      /** page: indexable; not-found: the 404 page; admin: only when features.admin, default language only. */
+      kind: z.enum(['page', 'not-found', 'admin']).default('page'),
+      /** Id of the page this one duplicates (its canonical); it is then left out of the sitemap. */
+      canonical: id.optional(),
+      /** Breadcrumb parent page id. */
+      parent: id.optional(),
+    }),
+  )
+  .min(1);
+
+/** `content/data/blog.yaml`. */
+export const blogSchema = z.strictObject({
+  path: routePath,
+  categories: z.array(id).min(1),
+});
+
+/** Front matter of `content/blog/<slug>/<lang>.md`. */
+export const postSchema = z.strictObject({
+  title: z.string().min(1),
+  excerpt: z.string().min(1),
+  date: isoDate,
+  category: id,
+  author: z.string().min(1),
+  tags: z.array(z.string().min(1)).default([]),
+  draft: z.boolean().default(false),
+  updated: isoDate.optional(),
+});
+
+export const redirectsSchema = z.array(z.strictObject({ from: routePath, to: routePath }));
+
+export const directoriesSchema = z.array(
+  z.strictObject({
+    slug: id,
+    to: routePath,
+    /** The listing site's name as analytics and the WhatsApp reference see it. */
+    source: id,
+  }),
+);
+
+export const servicesSchema = z.strictObject({
+  cards: z.array(
+    z.strictObject({ id, icon: z.string().min(1), price, duration: id, badge: id, page: id.optional() }),
+  ),
+  included: z.array(id),
+  requirements: z.array(id),
+});
+
+export const ratesSchema = z.strictObject({
+  tiers: z.array(
+    z.strictObject({
+      id,
+      badge: id,
+      duration: id,
+      price: price.nullable(),
+      /** Shown as "from {price}". */
+      from: z.boolean().default(false),
+      /** Shown as "on request" (beside the price when there is one). */
+      onRequest: z.boolean().default(false),
+    }),
+  ),
+  extras: z.array(z.strictObject({ id, duration: id, price })),
+});
+
+export const bookingSchema = z.strictObject({
+  minAdvanceHours: z.number().positive(),
+  confirmationMinutes: z.number().int().positive(),
+  durations: z.array(z.strictObject({ id, price: price.nullable() })).min(1),
+  locations: z.array(id).min(1),
+});
+
+export const venuesSchema = z.array(
+  z.strictObject({
+    id,
+    name: z.string().min(1),
+    city: id,
+    address: z.string().min(1),
+    phone,
+    email: z.email().optional(),
+    /** A price range in EUR, or a text key id (`variable`, `premium`). */
+    price: z.union([z.strictObject({ min: price, max: price }), id]),
+    features: z.array(id),
+  }),
+);
+
+export const galleryImage = z.strictObject({
+  id,
+  category: id,
+  file: z.string().regex(/^[a-z0-9/_-]+\.(?:jpe?g|png|webp|avif|svg)$/, 'an image file under content/images'),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+
+export const gallerySchema = z.strictObject({
+  categories: z.array(id).min(1),
+  /** Open Graph / Twitter preview image. */
+  socialImage: galleryImage.omit({ category: true }),
+  /** Portraits used on the about page and in the hero. */
+  portraits: z.array(galleryImage.omit({ category: true })),
+  images: z.array(galleryImage),
+  featured: z.array(galleryImage),
+});
+
+export const reviewsSchema = z.array(
+  z.strictObject({
+    id,
+    author: z.string().min(1),
+    rating: z.number().min(1).max(5),
+    body: z.string().min(1),
+    date: isoDate,
+    city: id,
+    /** Placeholder review: shown labelled as a sample, never marked up; the build warns. */
+    sample: z.boolean().default(false),
+  }),
+);
+
+export const ctaSchema = z.strictObject({
+  variants: z.array(z.strictObject({ id, icon: z.string().min(1), color: z.string().regex(/^#[0-9a-f]{6}$/i) })).min(1),
+  defaultVariant: id,
+  /** Spanish WhatsApp message templates; `{city}`, `{name}` etc. are filled by the client. */
+  messages: z.strictObject({
+    intro: z.record(id, z.string().min(1)),
+    city: z.record(id, z.string()),
+    fields: z.record(id, z.string().min(1)),
+    reference: z.string().min(1),
+  }),
+});
+
+export const citiesSchema = z.array(
+  z.strictObject({
+    id,
+    page: id,
+    timezone: z.string().regex(/^[A-Za-z]+\/[A-Za-z_]+$/, 'an IANA time zone like Europe/Madrid'),
+    status: z.enum(['active', 'upcoming']),
+    areas: z.array(id).default([]),
+    /** Milestones of an upcoming city; a date in the past is a stale-content warning. */
+    timeline: z.array(z.strictObject({ id, due: isoDate })).default([]),
+  }),
+);
+
+export const healthSchema = z.strictObject({
+  intervalMonths: z.number().int().positive(),
+  lastUpdate: isoDate,
+});
+
+export const businessSchema = z.strictObject({
+  type: z.string().min(1),
+  priceRange: z.string().min(1),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  paymentAccepted: z.array(z.string().min(1)).min(1),
+  open247: z.boolean(),
+  /** Rate tier ids offered in the markup; their prices come from rates.yaml, so they are on the rates page. */
+  offers: z.array(id),
+});
+
+export const legalSchema = z.strictObject({
+  operator: z.string().min(1),
+  taxId: z.string().min(1),
+  address: z.string().min(1),
+  email: z.email(),
+  jurisdiction: z.string().min(1),
+});
+
+export const trackingSchema = z.strictObject({
+  /** utm_source values of the directory listings. */
+  directorySources: z.array(id),
+  /** Sources whose visitors get the direct_action call-to-action. */
+  directActionSources: z.array(id),
+  /** Referrer host (suffix) → source name, reported with medium "referral". */
+  referrers: z.record(z.string().min(1), id),
+  attributionDays: z.number().int().positive(),
+});
+
+/** A text table: nested maps of strings, flattened to dotted keys. */
+export type TextTree = { [key: string]: string | TextTree };

@@ -1,0 +1,66 @@
+/** Schema validation with errors mapped back to file, line and field. */
+import type { z } from 'zod';
+import { codeFrame, type Diagnostics } from '../diagnostics.ts';
+import type { YamlFile } from './yaml.ts';
+
+/** `venues[2].phone` from `['venues', 2, 'phone']`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : `${out ? '.' : ''}${String(p)}`;
+  return out;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = data;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[p];
+  }
+  return cur;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Validate a parsed file; every issue becomes an error with line and field. */
+export function validate<S extends z.ZodType>(
+  file: YamlFile,
+  schema: S,
+  diags: Diagnostics,
+  fieldPrefix: readonly PropertyKey[] = [],
+): z.output<S> | undefined {
+  const result = schema.safeParse(file.data);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const path = issue.path as PropertyKey[];
+    const actual = valueAt(file.data, path);
+    let message = issue.message;
+    let at = path;
+    if (issue.code === 'unrecognized_keys') {
+      message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (check the spelling; allowed keys are listed in README "Content")`;
+      at = [...path, issue.keys[0]!];
+    } else if (issue.code === 'invalid_type' && actual === undefined) {
+      message = `missing required field: expected ${issue.expected}`;
+    } else if (issue.code === 'invalid_type') {
+      message = `expected ${issue.expected}, found ${describe(actual)}`;
+    } else if (actual !== undefined && issue.code !== 'too_small' && issue.code !== 'too_big') {
+      message = `expected ${issue.message.replace(/^Invalid input: /, '')}, found ${describe(actual)}`;
+    }
+    const pos = file.locate(at);
+    diags.error({
+      code: 'schema',
+      file: file.file,
+      line: pos.line,
+      column: pos.column,
+      field: fieldPath([...fieldPrefix, ...path]) || '(root)',
+      message,
+      frame: codeFrame(file.source, pos.line - file.lineOffset, pos.column),
+    });
+  }
+  return undefined;
+}

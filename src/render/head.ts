@@ -1,0 +1,75 @@
+/** Head metadata of a route: title, description, canonical, hreflang, robots, Open Graph, JSON-LD. */
+import type { Site } from '../content/model.ts';
+import type { Translate } from '../content/texts.ts';
+import { absoluteUrl } from '../routes/paths.ts';
+import type { Route, RouteTable } from '../routes/table.ts';
+import type { Alternate, HeadData } from './context.ts';
+import { structuredData } from './jsonld.ts';
+
+/** Page title and description before the brand is added. */
+export function routeTitle(route: Route, t: Translate, routes: RouteTable): { title: string; description: string } {
+  switch (route.kind) {
+    case 'post':
+      return { title: route.post!.title, description: route.post!.excerpt };
+    case 'blog':
+      return { title: t('page.blog.title'), description: t('page.blog.description') };
+    case 'category': {
+      const category = t(`blog.category.${route.category}`);
+      return { title: t('page.category.title', { category }), description: t('page.category.description', { category }) };
+    }
+    case 'redirect': {
+      const target = routes.byPath.get(route.target!);
+      return target ? routeTitle(target, t, routes) : { title: t('page.redirect.title'), description: '' };
+    }
+    case 'landing':
+      return { title: t('landing.title'), description: t('landing.description') };
+    default:
+      return { title: t(`page.${route.page!.id}.title`), description: t(`page.${route.page!.id}.description`) };
+  }
+}
+
+/** The alternates of an indexable route: one per language it exists in, plus x-default. */
+export function alternatesFor(site: Site, route: Route, routes: RouteTable): Alternate[] {
+  const map = routes.alternates(route);
+  if (map.size === 0) return [];
+  const out: Alternate[] = [];
+  for (const lang of site.languages) {
+    const p = map.get(lang);
+    if (p !== undefined) out.push({ hreflang: lang, href: absoluteUrl(site.config.baseUrl, p) });
+  }
+  const xDefault = map.get(site.defaultLanguage) ?? map.get(site.languages.find((l) => map.has(l))!)!;
+  out.push({ hreflang: 'x-default', href: absoluteUrl(site.config.baseUrl, xDefault) });
+  return out;
+}
+
+export function buildHead(
+  site: Site,
+  route: Route,
+  t: Translate,
+  routes: RouteTable,
+  imageUrl: (file: string) => string,
+): HeadData {
+  const { title, description } = routeTitle(route, t, routes);
+  const base = site.config.baseUrl;
+  const canonical = route.kind === 'not-found' ? undefined : absoluteUrl(base, route.canonical ?? route.path);
+  const robots =
+    route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'redirect' || route.kind === 'landing' || route.kind === 'not-found' ? 'noindex' : undefined;
+  const fullTitle = route.kind === 'landing' ? title : t('head.titleTemplate', { title, brand: site.config.brand });
+  return {
+    title: fullTitle,
+    description,
+    canonical,
+    alternates: alternatesFor(site, route, routes),
+    robots,
+    ogType: route.kind === 'post' ? 'article' : 'website',
+    ogImage: imageUrl(site.gallery.socialImage.file),
+    ogLocale: t('lang.locale').replace('-', '_'),
+    jsonLd: canonical ? structuredData({ site, route, t, routes, title, description, canonical, imageUrl }) : [],
+    forward:
+      route.kind === 'redirect'
+        ? { target: route.target!, delay: 0, refresh: true }
+        : route.kind === 'landing'
+          ? { target: route.target!, delay: 50, refresh: false }
+          : undefined,
+  };
+}

@@ -1,0 +1,102 @@
+/** Stage "render": (route, site) → HTML string. Pure: no file system, clock or globals. */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { Site } from '../content/model.ts';
+import { createTranslate, interpolate } from '../content/texts.ts';
+import { absoluteUrl, localize } from '../routes/paths.ts';
+import type { Route, RouteTable } from '../routes/table.ts';
+import type { Assets, Format, PageContext } from './context.ts';
+import { buildHead } from './head.ts';
+import type { TemplateModule } from './templates.ts';
+
+/** Shared per build: the site, its routes, assets and templates. */
+export interface RenderEnv {
+  site: Site;
+  routes: RouteTable;
+  assets: Assets;
+  templates: TemplateModule;
+  /** Called for every text key a page asked for that its language does not have. */
+  onMissingText(lang: string, key: string): void;
+  /** Extra data for the client (watch mode adds its flag). */
+  clientExtra?: Record<string, unknown>;
+}
+
+const formatCache = new WeakMap<Site, Map<string, Format>>();
+
+function formatFor(site: Site, lang: string, locale: string, quarterLabel: string): Format {
+  let perSite = formatCache.get(site);
+  if (!perSite) formatCache.set(site, (perSite = new Map()));
+  const hit = perSite.get(lang);
+  if (hit) return hit;
+  const money = new Intl.NumberFormat(locale, { style: 'currency', currency: site.business.currency, maximumFractionDigits: 0 });
+  const date = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const format: Format = {
+    price: (n) => money.format(n),
+    date: (iso) => date.format(new Date(`${iso}T00:00:00Z`)),
+    quarter: (iso) => {
+      const [y, m] = iso.split('-').map(Number) as [number, number];
+      return interpolate(quarterLabel, { q: Math.ceil(m / 3), year: y });
+    },
+  };
+  perSite.set(lang, format);
+  return format;
+}
+
+/** Build the context a template sees for one route. */
+export function createContext(route: Route, env: RenderEnv): PageContext {
+  const { site, routes, assets } = env;
+  const lang = route.lang;
+  const t = createTranslate(site.texts[lang] ?? {}, (key) => env.onMissingText(lang, key));
+  const imageUrl = (file: string) => absoluteUrl(site.config.baseUrl, assets.image(file).src);
+  const head = buildHead(site, route, t, routes, imageUrl);
+  const alternates = routes.alternates(route);
+  const blogBase = site.blog.path;
+  const languageLinks = site.languages.map((l) => ({
+    lang: l,
+    // The same page in that language where it exists, else that language's home.
+    href:
+      alternates.get(l) ??
+      samePage(route, l, env) ??
+      (route.kind === 'post' ? localize(blogBase, l, site.defaultLanguage) : routes.pagePath('home', l)),
+    name: site.texts[l]?.['lang.name'] ?? l,
+    current: l === lang,
+  }));
+  return {
+    site,
+    route,
+    lang,
+    t,
+    routes,
+    link: (id) => routes.pagePath(id, lang),
+    blogLink: (what = {}) =>
+      localize(what.slug ? `${blogBase}/${what.slug}` : what.category ? `${blogBase}/category/${what.category}` : blogBase, lang, site.defaultLanguage),
+    assets,
+    head,
+    format: formatFor(site, lang, t('lang.locale'), t('timeline.quarter')),
+    languageLinks,
+    clientData: {
+      lang,
+      defaultLanguage: site.defaultLanguage,
+      languages: site.languages,
+      storageKey: site.config.storageKey,
+      consent: site.config.features.consent,
+      analytics: site.config.analytics,
+      ...env.clientExtra,
+    },
+  };
+}
+
+/** The path of `route` in language `lang` when that version exists (non-indexable pages too). */
+function samePage(route: Route, lang: string, env: RenderEnv): string | undefined {
+  if (!route.page) return undefined;
+  const p = localize(env.site.pages.find((x) => x.id === route.page!.id)!.path.replace('{profileSlug}', env.site.config.provider.profileSlug), lang, env.site.defaultLanguage);
+  return env.routes.byPath.has(p) ? p : undefined;
+}
+
+/** Render one route to a complete HTML document. */
+export function renderRoute(route: Route, env: RenderEnv): string {
+  const ctx = createContext(route, env);
+  const Page = env.templates.pages[route.template];
+  if (!Page) throw new Error(`no template "${route.template}" for ${route.path} (${route.origin}); templates/index.tsx exports: ${Object.keys(env.templates.pages).join(', ')}`);
+  return `<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`;
+}

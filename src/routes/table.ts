@@ -1,0 +1,170 @@
+/**
+ * Stage "route": the route table, the single source of truth for what gets written. Pages, posts,
+ * blog lists, redirect stubs, landing pages and 404s are all routes; sitemap, `_redirects` and
+ * hreflang are derived from this list, never listed twice.
+ */
+import type { Diagnostics } from '../diagnostics.ts';
+import type { PageDef, Post, Site } from '../content/model.ts';
+import { fileForPath, localize } from './paths.ts';
+
+export type RouteKind = 'page' | 'post' | 'blog' | 'category' | 'not-found' | 'admin' | 'redirect' | 'landing';
+
+export interface Route {
+  kind: RouteKind;
+  /** URL path without trailing slash or `.html`. */
+  path: string;
+  /** Output file relative to the output root. */
+  file: string;
+  lang: string;
+  /** Identity shared by the language versions of one page (for hreflang). */
+  key: string;
+  /** Template id (pages.yaml `template`, or the built-in `post`, `blog`, `redirect`, `landing`). */
+  template: string;
+  /** In the sitemap, with hreflang alternates; false means `noindex`. */
+  indexable: boolean;
+  /** Canonical path when it is not the route itself (profile → about, redirect → target). */
+  canonical?: string;
+  /** Where a redirect stub or landing page forwards to. */
+  target?: string;
+  page?: PageDef;
+  post?: Post;
+  category?: string;
+  /** Directory `source` name of a landing page. */
+  source?: string;
+  /** Human-readable origin, for diagnostics: `pages.yaml[3]`, `blog/x/en.md`. */
+  origin: string;
+}
+
+export interface RouteTable {
+  routes: readonly Route[];
+  byPath: ReadonlyMap<string, Route>;
+  /** Language → path of each language version of a route (only languages where it exists). */
+  alternates(route: Route): ReadonlyMap<string, string>;
+  /** Path of page `id` in `lang` (throws for unknown ids: a template bug, not content). */
+  pagePath(id: string, lang: string): string;
+}
+
+function interpolatePath(path: string, site: Site): string {
+  return path.replace('{profileSlug}', site.config.provider.profileSlug);
+}
+
+/** Build every route of the site; problems (duplicates, bad targets, loops) go to `diags`. */
+export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
+  const { languages, defaultLanguage: def } = site;
+  const routes: Route[] = [];
+  const pageBase = new Map<string, string>();
+  for (const page of site.pages) pageBase.set(page.id, interpolatePath(page.path, site));
+
+  site.pages.forEach((page, i) => {
+    if (page.kind === 'admin' && !site.config.features.admin) return;
+    const base = pageBase.get(page.id)!;
+    const langs = page.kind === 'admin' ? [def] : languages;
+    for (const lang of langs) {
+      const path = localize(base, lang, def);
+      const canonical = page.canonical ? localize(pageBase.get(page.canonical)!, lang, def) : undefined;
+      routes.push({
+        kind: page.kind === 'page' ? 'page' : page.kind,
+        path,
+        file: fileForPath(path),
+        lang,
+        key: `page:${page.id}`,
+        template: page.template,
+        indexable: page.kind === 'page' && !canonical,
+        canonical,
+        page,
+        origin: `pages.yaml[${i}] (${page.id})`,
+      });
+    }
+  });
+
+  const blogBase = site.blog.path;
+  for (const lang of languages) {
+    const list = localize(blogBase, lang, def);
+    routes.push({ kind: 'blog', path: list, file: fileForPath(list), lang, key: 'blog', template: 'blog', indexable: true, origin: 'data/blog.yaml path' });
+    for (const category of site.blog.categories) {
+      const path = localize(`${blogBase}/category/${category}`, lang, def);
+      routes.push({ kind: 'category', path, file: fileForPath(path), lang, key: `category:${category}`, template: 'blog', indexable: true, category, origin: `data/blog.yaml categories (${category})` });
+    }
+  }
+  for (const post of site.posts) {
+    const path = localize(`${blogBase}/${post.slug}`, post.lang, def);
+    routes.push({ kind: 'post', path, file: fileForPath(path), lang: post.lang, key: `post:${post.slug}`, template: 'post', indexable: true, post, origin: post.file });
+  }
+
+  // Targets must be real pages: collect the paths built so far (stubs never point at stubs).
+  const pagePaths = new Set(routes.filter((r) => r.kind !== 'not-found').map((r) => r.path));
+  const finalTargets = resolveRedirects(site, pagePaths, diags);
+  for (const [from, to] of finalTargets) {
+    for (const lang of languages) {
+      const path = localize(from, lang, def);
+      const target = localize(to, lang, def);
+      routes.push({ kind: 'redirect', path, file: fileForPath(path), lang, key: `redirect:${from}`, template: 'redirect', indexable: false, canonical: target, target, origin: `data/redirects.yaml (${from})` });
+    }
+  }
+
+  site.directories.forEach((dir, i) => {
+    if (!pagePaths.has(dir.to)) {
+      diags.error({ code: 'reference', file: 'data/directories.yaml', ...site.locate('data/directories.yaml', [i, 'to']), field: `[${i}].to`, message: `target "${dir.to}" of /s/${dir.slug} is not a page of the site (a default-language path such as /madrid-vip-escort)` });
+      return;
+    }
+    const path = `/s/${dir.slug}`;
+    routes.push({ kind: 'landing', path, file: fileForPath(path), lang: def, key: `landing:${dir.slug}`, template: 'landing', indexable: false, canonical: dir.to, target: dir.to, source: dir.source, origin: `data/directories.yaml[${i}] (${dir.slug})` });
+  });
+
+  // Two routes writing one file is an error naming both sources.
+  routes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const byPath = new Map<string, Route>();
+  for (const r of routes) {
+    const other = byPath.get(r.path);
+    if (other) diags.error({ code: 'duplicate', field: 'path', message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
+    else byPath.set(r.path, r);
+  }
+
+  const groups = new Map<string, Map<string, string>>();
+  for (const r of routes) {
+    if (!r.indexable) continue;
+    (groups.get(r.key) ?? groups.set(r.key, new Map()).get(r.key)!).set(r.lang, r.path);
+  }
+  const empty: ReadonlyMap<string, string> = new Map();
+  return {
+    routes,
+    byPath,
+    alternates: (route) => (route.indexable ? (groups.get(route.key) ?? empty) : empty),
+    pagePath(id, lang) {
+      const base = pageBase.get(id);
+      if (base === undefined) throw new Error(`template asked for unknown page id "${id}"`);
+      return localize(base, lang, def);
+    },
+  };
+}
+
+/** Follow redirect chains to their final page; report unknown targets, loops and shadowed pages. */
+function resolveRedirects(site: Site, pagePaths: Set<string>, diags: Diagnostics): Map<string, string> {
+  const next = new Map<string, string>();
+  const index = new Map<string, number>();
+  const at = (i: number, key: string) => site.locate('data/redirects.yaml', [i, key]);
+  site.redirects.forEach((r, i) => {
+    const field = `[${i}]`;
+    if (next.has(r.from)) diags.error({ code: 'duplicate', file: 'data/redirects.yaml', ...at(i, 'from'), field: `${field}.from`, message: `duplicate redirect from "${r.from}" (first at [${index.get(r.from)}])` });
+    else if (pagePaths.has(r.from)) diags.error({ code: 'duplicate', file: 'data/redirects.yaml', ...at(i, 'from'), field: `${field}.from`, message: `"${r.from}" is a page of the site; a redirect there would hide it` });
+    else {
+      next.set(r.from, r.to);
+      index.set(r.from, i);
+    }
+  });
+  const out = new Map<string, string>();
+  for (const [from] of next) {
+    const seen = [from];
+    let to = next.get(from)!;
+    while (next.has(to) && !seen.includes(to)) {
+      seen.push(to);
+      to = next.get(to)!;
+    }
+    const i = index.get(from)!;
+    const field = `[${i}].to`;
+    if (seen.includes(to)) diags.error({ code: 'redirect-loop', file: 'data/redirects.yaml', ...at(i, 'to'), field, message: `redirect loop: ${[...seen, to].join(' → ')}` });
+    else if (!pagePaths.has(to)) diags.error({ code: 'reference', file: 'data/redirects.yaml', ...at(i, 'to'), field, message: `target "${to}" of "${from}" is not a page of the site` });
+    else out.set(from, to);
+  }
+  return out;
+}

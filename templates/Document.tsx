@@ -1,0 +1,74 @@
+import type { ReactNode } from 'react';
+import type { PageContext } from '../src/render/context.ts';
+import { contentSecurityPolicy } from '../src/output/hosting.ts';
+import { ClientData, JsonLd } from './components/JsonLd.tsx';
+import { Header } from './components/Header.tsx';
+import { Footer } from './components/Footer.tsx';
+import { ConsentBanner } from './components/ConsentBanner.tsx';
+
+/** The whole HTML document: head metadata for every route, page chrome for visible pages. */
+export function Document({ ctx, children }: { ctx: PageContext; children?: ReactNode }) {
+  const { head, assets, site, route, t } = ctx;
+  const forwarding = route.kind === 'redirect' || route.kind === 'landing';
+  return (
+    <html lang={ctx.lang} dir={t('lang.dir')}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site)} />
+        <title>{head.title}</title>
+        {head.description && <meta name="description" content={head.description} />}
+        {head.robots && <meta name="robots" content={head.robots} />}
+        {head.forward && <script src={assets.forward} data-target={head.forward.target} data-delay={head.forward.delay} data-source={route.source} />}
+        {head.forward?.refresh && <meta httpEquiv="refresh" content={`0; url=${head.forward.target}`} />}
+        {head.forward && !head.forward.refresh && (
+          <noscript>
+            <meta httpEquiv="refresh" content={`0; url=${head.forward.target}`} />
+          </noscript>
+        )}
+        {head.canonical && <link rel="canonical" href={head.canonical} />}
+        {head.alternates.map((a) => (
+          <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />
+        ))}
+        <meta name="rating" content="adult" />
+        <meta name="RATING" content="RTA-5042-1996-1400-1577-RTA" />
+        <meta name="theme-color" content={site.config.colors.theme} />
+        {!forwarding && (
+          <>
+            <meta property="og:type" content={head.ogType} />
+            <meta property="og:site_name" content={site.config.brand} />
+            <meta property="og:title" content={head.title} />
+            {head.description && <meta property="og:description" content={head.description} />}
+            {head.canonical && <meta property="og:url" content={head.canonical} />}
+            <meta property="og:image" content={head.ogImage} />
+            <meta property="og:image:alt" content={t('gallery.socialAlt')} />
+            <meta property="og:locale" content={head.ogLocale} />
+            <meta name="twitter:card" content="summary_large_image" />
+            <meta name="twitter:title" content={head.title} />
+            {head.description && <meta name="twitter:description" content={head.description} />}
+            <meta name="twitter:image" content={head.ogImage} />
+            <link rel="stylesheet" href={assets.css} />
+            <link rel="icon" href={assets.icon} type="image/svg+xml" />
+            <link rel="apple-touch-icon" href={assets.touchIcon} />
+            <link rel="manifest" href={assets.manifest} />
+            <script src={assets.js} defer />
+          </>
+        )}
+        {head.jsonLd.map((data, i) => (
+          <JsonLd key={i} data={data} />
+        ))}
+      </head>
+      {forwarding ? (
+        <body>{children}</body>
+      ) : (
+        <body>
+          <Header ctx={ctx} />
+          {children}
+          <Footer ctx={ctx} />
+          <ConsentBanner ctx={ctx} />
+          <ClientData data={ctx.clientData} />
+        </body>
+      )}
+    </html>
+  );
+}

@@ -1,0 +1,116 @@
+import type { ReactNode } from 'react';
+import type { PageContext } from '../../src/render/context.ts';
+import type { Venue } from '../../src/content/model.ts';
+
+/** Page heading block shared by inner pages. */
+export function PageIntro({ title, intro, kicker }: { title: string; intro?: string; kicker?: string }) {
+  return (
+    <div className="page-intro">
+      {kicker && <p className="kicker">{kicker}</p>}
+      <h1>{title}</h1>
+      {intro && <p className="lead">{intro}</p>}
+    </div>
+  );
+}
+
+/** A titled section with an id for anchors and skip links. */
+export function Section({ id, title, children, className }: { id?: string; title: string; children: ReactNode; className?: string }) {
+  const headingId = id ? `${id}-title` : undefined;
+  return (
+    <section id={id} className={`section ${className ?? ''}`.trim()} aria-labelledby={headingId}>
+      <div className="container">
+        <h2 id={headingId}>{title}</h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** Price of a rate or option in the page's language: "€250", "from €800", "on request". */
+export function price(ctx: PageContext, amount: number | null, opts: { from?: boolean; onRequest?: boolean } = {}): string {
+  if (amount === null) return ctx.t('price.onRequest');
+  const p = ctx.format.price(amount);
+  const text = opts.from ? ctx.t('price.from', { price: p }) : p;
+  return opts.onRequest ? `${text} · ${ctx.t('price.onRequest')}` : text;
+}
+
+/** The service rules stated everywhere bookings are discussed. */
+export function ServiceRules({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  return (
+    <ul className="rules">
+      <li>{t('rules.advance', { hours: site.booking.minAdvanceHours })}</li>
+      <li>{t('rules.verification')}</li>
+      <li>{t('rules.respect')}</li>
+      <li>{t('rules.adults')}</li>
+      <li>{t('rules.emergency')}</li>
+      <li>{t('rules.confirmation', { minutes: site.booking.confirmationMinutes })}</li>
+    </ul>
+  );
+}
+
+function venuePrice(ctx: PageContext, v: Venue): string {
+  if (typeof v.price === 'string') return ctx.t(`venue.price.${v.price}`);
+  return ctx.t('venue.priceRange', { min: ctx.format.price(v.price.min), max: ctx.format.price(v.price.max) });
+}
+
+/** The venues list: name, price badge, description, address, phone, optional email, features. */
+export function Venues({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  return (
+    <ul className="cards venues">
+      {site.venues.map((v) => (
+        <li key={v.id} className="card venue">
+          <div className="card-head">
+            <h3>{v.name}</h3>
+            <span className="badge">{venuePrice(ctx, v)}</span>
+          </div>
+          <p>{t(`venue.${v.id}.description`)}</p>
+          <dl className="facts">
+            <dt>{t('venue.address')}</dt>
+            <dd>{v.address}</dd>
+            <dt>{t('venue.phone')}</dt>
+            <dd>
+              <a href={`tel:${v.phone.replace(/\s+/g, '')}`}>{v.phone}</a>
+            </dd>
+            {v.email && (
+              <>
+                <dt>{t('venue.email')}</dt>
+                <dd>
+                  <a href={`mailto:${v.email}`}>{v.email}</a>
+                </dd>
+              </>
+            )}
+          </dl>
+          <ul className="tags" aria-label={t('venue.features')}>
+            {v.features.map((f) => (
+              <li key={f}>{t(`venue.feature.${f}`)}</li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** WhatsApp chat link; the client replaces `text` with the message builder's output. */
+export function whatsappHref(ctx: PageContext, text?: string): string {
+  const digits = ctx.site.config.contact.whatsapp.replace(/\D/g, '');
+  return `https://wa.me/${digits}${text ? `?text=${encodeURIComponent(text)}` : ''}`;
+}
+
+/** Direct contact buttons: WhatsApp (new tab) and phone (same tab). */
+export function ContactButtons({ ctx, context }: { ctx: PageContext; context: string }) {
+  const { t, site } = ctx;
+  return (
+    <div className="button-row">
+      <a className="button button-primary" href={whatsappHref(ctx)} target="_blank" rel="noopener noreferrer" data-whatsapp={context}>
+        {t('contact.whatsapp')}
+        <span className="visually-hidden"> {t('nav.newTab')}</span>
+      </a>
+      <a className="button" href={`tel:${site.config.contact.phone.replace(/\s+/g, '')}`} data-call={context}>
+        {t('contact.call', { phone: site.config.contact.phone })}
+      </a>
+    </div>
+  );
+}

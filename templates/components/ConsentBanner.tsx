@@ -1,0 +1,30 @@
+import type { PageContext } from '../../src/render/context.ts';
+
+/**
+ * The consent choice, first layer: Accept and Reject with equal weight, a link to the policy.
+ * Hidden until the client script shows it (no script: nothing is stored or sent anyway).
+ */
+export function ConsentBanner({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  if (!site.config.features.consent) return null;
+  return (
+    <section className="consent" data-consent hidden aria-labelledby="consent-title">
+      <div className="container consent-inner">
+        <h2 id="consent-title" className="consent-title">
+          {t('consent.title')}
+        </h2>
+        <p>
+          {t('consent.text')} <a href={ctx.link('privacy')}>{t('consent.policy')}</a> · <a href={ctx.link('legal')}>{t('footer.legal')}</a>
+        </p>
+        <div className="consent-actions">
+          <button type="button" className="button" data-consent-choice="accept">
+            {t('consent.accept')}
+          </button>
+          <button type="button" className="button" data-consent-choice="reject">
+            {t('consent.reject')}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import type { PageContext } from '../../src/render/context.ts';
+
+/** Brand, tagline, cities, disclaimer, 18+ notice, copyright, contact, privacy and legal links. */
+export function Footer({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  const year = site.today.slice(0, 4);
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <div>
+          <p className="footer-brand">{site.config.brand}</p>
+          <p>{t('footer.tagline')}</p>
+          {site.config.features.footerSubtitle && <p className="footer-subtitle">{t('footer.subtitle')}</p>}
+        </div>
+        <div>
+          <h2 className="footer-heading">{t('footer.cities')}</h2>
+          <ul className="plain-list">
+            {site.cities.map((c) => (
+              <li key={c.id}>
+                <a href={ctx.link(c.page)}>{t(`city.${c.id}.name`)}</a>
+                {c.status === 'upcoming' && <span className="muted"> · {t('city.upcoming')}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2 className="footer-heading">{t('footer.info')}</h2>
+          <ul className="plain-list">
+            <li>
+              <a href={ctx.link('contact')}>{t('footer.contact')}</a>
+            </li>
+            <li>
+              <a href={ctx.link('privacy')}>{t('footer.privacy')}</a>
+            </li>
+            <li>
+              <a href={ctx.link('legal')}>{t('footer.legal')}</a>
+            </li>
+            <li>
+              <a href={`${ctx.link('privacy')}#consent`} data-consent-open>
+                {t('footer.cookies')}
+              </a>
+            </li>
+          </ul>
+        </div>
+      </div>
+      <div className="container footer-notes">
+        <p>{t('footer.disclaimer')}</p>
+        <p>
+          <strong className="age-badge">18+</strong> {t('footer.adults')}
+        </p>
+        <p>
+          {t('footer.copyright', { year, brand: site.config.brand })} · {t('footer.madeWith')}
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,72 @@
+import type { PageContext } from '../../src/render/context.ts';
+import type { GalleryImage } from '../../src/content/model.ts';
+import { Picture } from './Picture.tsx';
+
+function Carousel({ ctx, images, id, label }: { ctx: PageContext; images: readonly GalleryImage[]; id: string; label: string }) {
+  const { t } = ctx;
+  const first = images[0];
+  if (!first) return null;
+  return (
+    <div className="carousel" data-carousel={id} role="group" aria-roledescription={t('gallery.carousel')} aria-label={label}>
+      <figure className="carousel-stage">
+        <ul className="carousel-slides">
+          {images.map((img, i) => (
+            <li key={img.id} className="carousel-slide" id={`${id}-${img.id}`} data-slide={i} aria-hidden={i === 0 ? undefined : 'true'} hidden={i !== 0 ? true : undefined}>
+              <Picture ctx={ctx} file={img.file} alt={t(`gallery.image.${img.id}.alt`)} sizes="(min-width: 900px) 800px, 100vw" />
+              <figcaption>
+                <strong>{t(`gallery.image.${img.id}.title`)}</strong> {t(`gallery.image.${img.id}.description`)}
+              </figcaption>
+            </li>
+          ))}
+        </ul>
+        <div className="carousel-controls">
+          <button type="button" className="icon-button" data-prev aria-label={t('gallery.previous')} hidden>
+            ‹
+          </button>
+          <p className="carousel-counter" aria-live="polite" data-counter>
+            {t('gallery.counter', { n: 1, total: images.length })}
+          </p>
+          <button type="button" className="icon-button" data-next aria-label={t('gallery.next')} hidden>
+            ›
+          </button>
+        </div>
+      </figure>
+      <ul className="thumbs" aria-label={t('gallery.thumbnails')}>
+        {images.map((img, i) => (
+          <li key={img.id}>
+            <a href={`#${id}-${img.id}`} className="thumb" data-thumb={i} aria-current={i === 0 ? 'true' : undefined}>
+              <Picture ctx={ctx} file={img.file} alt={t('gallery.show', { title: t(`gallery.image.${img.id}.title`) })} sizes="25vw" />
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Large image, arrows, 4-column thumbnails and counter; tabs only for 2+ categories with images. */
+export function Gallery({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  const g = site.gallery;
+  const withImages = g.categories.filter((c) => g.images.some((img) => img.category === c));
+  return (
+    <>
+      {withImages.length >= 2 && (
+        <ul className="tabs" aria-label={t('gallery.categories')}>
+          {withImages.map((c) => (
+            <li key={c}>
+              <a href={`#gallery-${c}`}>{t(`gallery.category.${c}`)}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {withImages.map((c) => (
+        <Carousel key={c} ctx={ctx} id={`gallery-${c}`} images={g.images.filter((img) => img.category === c)} label={t(`gallery.category.${c}`)} />
+      ))}
+      {/* The featured carousel exists but is hidden (spec). */}
+      <div hidden data-featured>
+        <Carousel ctx={ctx} id="featured" images={g.featured} label={t('gallery.featured')} />
+      </div>
+    </>
+  );
+}

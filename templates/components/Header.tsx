@@ -1,0 +1,103 @@
+import type { PageContext } from '../../src/render/context.ts';
+
+const NAV = ['home', 'about', 'rates', 'booking', 'contact'] as const;
+
+function NavList({ ctx, anchor }: { ctx: PageContext; anchor: (id: string) => string }) {
+  const { t, route } = ctx;
+  const current = (href: string) => (href === route.path ? 'page' : undefined);
+  return (
+    <ul className="nav-list">
+      {NAV.map((id) => {
+        const href = ctx.link(id);
+        return (
+          <li key={id}>
+            <a href={href} aria-current={current(href)}>
+              {t(`nav.${id}`)}
+            </a>
+          </li>
+        );
+      })}
+      <li>
+        <a href={ctx.blogLink()} aria-current={current(ctx.blogLink())}>
+          {t('nav.blog')}
+        </a>
+      </li>
+      <li>
+        <a href={anchor('services')}>{t('nav.services')}</a>
+      </li>
+      <li>
+        <a href={anchor('gallery')}>{t('nav.gallery')}</a>
+      </li>
+    </ul>
+  );
+}
+
+function Tools({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  const tel = site.config.contact.phone.replace(/\s+/g, '');
+  return (
+    <div className="header-tools">
+      <nav aria-label={t('nav.language')} className="lang-switch">
+        <ul>
+          {ctx.languageLinks.map((l) => (
+            <li key={l.lang}>
+              <a href={l.href} hrefLang={l.lang} lang={l.lang} aria-current={l.current ? 'true' : undefined} data-lang={l.lang}>
+                {l.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {Object.entries(site.config.social).map(([id, url]) => (
+        <a key={id} className="header-link" href={url} rel="me noopener noreferrer" target="_blank">
+          {t(`social.${id}`)}
+          <span className="visually-hidden"> {t('nav.newTab')}</span>
+        </a>
+      ))}
+      <a className="header-link phone-link" href={`tel:${tel}`}>
+        {t('nav.call', { phone: site.config.contact.phone })}
+      </a>
+    </div>
+  );
+}
+
+/** Logo, navigation (home anchors plain on home, `/#…` elsewhere), mobile menu, languages, social, phone. */
+export function Header({ ctx }: { ctx: PageContext }) {
+  const { t, site, route } = ctx;
+  const onHome = route.page?.id === 'home';
+  const home = ctx.link('home');
+  const anchor = (id: string) => (onHome ? `#${id}` : `${home}#${id}`);
+  return (
+    <>
+      <nav className="skip-links" aria-label={t('skip.label')}>
+        <a href="#main">{t('skip.main')}</a>
+        <a href={anchor('services')}>{t('skip.services')}</a>
+        <a href={anchor('contact')}>{t('skip.contact')}</a>
+      </nav>
+      <header className="site-header">
+        <div className="container header-bar">
+          <a className="logo" href={home} aria-label={t('nav.logoLabel', { brand: site.config.brand })}>
+            {site.config.brand}
+          </a>
+          <nav className="nav-desktop" aria-label={t('nav.primary')}>
+            <NavList ctx={ctx} anchor={anchor} />
+          </nav>
+          <details className="menu" data-menu>
+            <summary className="menu-toggle" aria-label={t('nav.menu')}>
+              <span className="menu-icon" aria-hidden="true" />
+            </summary>
+            <div className="menu-panel">
+              <nav aria-label={t('nav.primaryMobile')}>
+                <NavList ctx={ctx} anchor={anchor} />
+              </nav>
+              <Tools ctx={ctx} />
+            </div>
+          </details>
+          <div className="header-tools-desktop">
+            <Tools ctx={ctx} />
+          </div>
+        </div>
+      </header>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import type { PageContext } from '../../src/render/context.ts';
+import type { ReactNode } from 'react';
+import { ContactButtons, PageIntro, price, ServiceRules } from '../components/Blocks.tsx';
+
+/**
+ * The booking request form. It never posts anywhere: the client script validates it and hands
+ * it to WhatsApp. Without JavaScript the form stays hidden and direct contact is offered.
+ */
+export function Booking({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  const madrid = site.cities.find((c) => c.id === 'madrid') ?? site.cities[0]!;
+  const field = (id: string, input: ReactNode, hint?: string) => (
+    <div className="field" data-field={id}>
+      <label htmlFor={`booking-${id}`}>
+        {t(`booking.field.${id}`)}
+        {['name', 'date', 'time', 'duration', 'location'].includes(id) && <span className="required"> ({t('booking.required')})</span>}
+      </label>
+      {hint && (
+        <p className="hint" id={`booking-${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {input}
+      <p className="field-error" id={`booking-${id}-error`} hidden />
+    </div>
+  );
+  return (
+    <main id="main" tabIndex={-1}>
+      <div className="container narrow">
+        <PageIntro title={t('booking.title')} intro={t('booking.intro')} />
+        <noscript>
+          <div className="card notice">
+            <h2>{t('booking.noscript.title')}</h2>
+            <p>{t('booking.noscript.text')}</p>
+            <ContactButtons ctx={ctx} context="booking-noscript" />
+          </div>
+        </noscript>
+        <form className="booking-form" data-booking hidden noValidate aria-describedby="booking-timezone" data-timezone={madrid.timezone} data-min-hours={site.booking.minAdvanceHours}>
+          <p id="booking-timezone" className="hint">
+            {t('booking.timezone', { city: t(`city.${madrid.id}.name`), zone: madrid.timezone })}
+          </p>
+          {field('name', <input id="booking-name" name="name" type="text" autoComplete="given-name" required placeholder={t('booking.placeholder.name')} maxLength={60} />)}
+          {field('phone', <input id="booking-phone" name="phone" type="tel" autoComplete="tel" placeholder={t('booking.placeholder.phone')} maxLength={30} />)}
+          {field('email', <input id="booking-email" name="email" type="email" autoComplete="email" placeholder={t('booking.placeholder.email')} maxLength={120} />)}
+          <div className="field-row">
+            {field('date', <input id="booking-date" name="date" type="date" required />)}
+            {field('time', <input id="booking-time" name="time" type="time" required step={900} />)}
+          </div>
+          {field(
+            'duration',
+            <select id="booking-duration" name="duration" required defaultValue="">
+              <option value="" disabled>
+                {t('booking.choose')}
+              </option>
+              {site.booking.durations.map((d) => (
+                <option key={d.id} value={d.id} data-price={d.price ?? ''}>
+                  {t(`booking.duration.${d.id}`)} · {price(ctx, d.price)}
+                </option>
+              ))}
+            </select>,
+          )}
+          {field(
+            'location',
+            <select id="booking-location" name="location" required defaultValue="">
+              <option value="" disabled>
+                {t('booking.choose')}
+              </option>
+              {site.booking.locations.map((l) => (
+                <option key={l} value={l}>
+                  {t(`booking.location.${l}`)}
+                </option>
+              ))}
+            </select>,
+          )}
+          {field('message', <textarea id="booking-message" name="message" rows={4} maxLength={500} placeholder={t('booking.placeholder.message')} />)}
+          <p className="form-status" role="alert" data-form-status hidden />
+          <button type="submit" className="button button-primary" data-submit>
+            <span className="spinner" aria-hidden="true" hidden data-spinner />
+            {t('booking.submit')}
+          </button>
+        </form>
+        <div className="card success" data-booking-success hidden tabIndex={-1}>
+          <h2>{t('booking.success.title')}</h2>
+          <p>{t('booking.success.text')}</p>
+          <p>{t('booking.success.phone', { phone: site.config.contact.phone })}</p>
+        </div>
+        <h2>{t('rules.title')}</h2>
+        <ServiceRules ctx={ctx} />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,26 @@
+import type { PageContext } from '../../src/render/context.ts';
+import { PageIntro } from '../components/Blocks.tsx';
+
+/** Not-found page, one per language. */
+export function NotFound({ ctx }: { ctx: PageContext }) {
+  const { t } = ctx;
+  return (
+    <main id="main" tabIndex={-1}>
+      <div className="container narrow">
+        <PageIntro title={t('notFound.title')} intro={t('notFound.text')} />
+        <ul className="button-row">
+          <li>
+            <a className="button button-primary" href={ctx.link('home')}>
+              {t('notFound.home')}
+            </a>
+          </li>
+          <li>
+            <a className="button" href={ctx.link('contact')}>
+              {t('nav.contact')}
+            </a>
+          </li>
+        </ul>
+      </div>
+    </main>
+  );
+}

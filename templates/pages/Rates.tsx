@@ -1,0 +1,46 @@
+import type { PageContext } from '../../src/render/context.ts';
+import { PageIntro, price, Section, ServiceRules } from '../components/Blocks.tsx';
+
+/** Rates: tiers with badges and duration labels, extras, service rules. */
+export function Rates({ ctx }: { ctx: PageContext }) {
+  const { t, site } = ctx;
+  return (
+    <main id="main" tabIndex={-1}>
+      <div className="container">
+        <PageIntro title={t('rates.title')} intro={t('rates.intro')} />
+        <ul className="cards rates">
+          {site.rates.tiers.map((tier) => (
+            <li key={tier.id} className="card rate" id={`rate-${tier.id}`}>
+              <span className="badge">{t(`badge.${tier.badge}`)}</span>
+              <h2>{t(`rates.tier.${tier.id}.name`)}</h2>
+              <p className="price">{price(ctx, tier.price, tier)}</p>
+              <p className="muted">{t(`duration.${tier.duration}`)}</p>
+              <p>{t(`rates.tier.${tier.id}.description`)}</p>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <Section id="extras" title={t('rates.extrasTitle')}>
+        <ul className="cards extras">
+          {site.rates.extras.map((x) => (
+            <li key={x.id} className="card">
+              <h3>{t(`rates.extra.${x.id}.name`)}</h3>
+              <p className="price">
+                {price(ctx, x.price)} <span className="muted">{t(`duration.${x.duration}`)}</span>
+              </p>
+              <p>{t(`rates.extra.${x.id}.note`)}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section id="rules" title={t('rules.title')}>
+        <ServiceRules ctx={ctx} />
+        <p className="button-row">
+          <a className="button button-primary" href={ctx.link('booking')}>
+            {t('cta.book')}
+          </a>
+        </p>
+      </Section>
+    </main>
+  );
+}
