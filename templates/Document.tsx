@@ -15,7 +15,7 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site)} />
+        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, 'meta')} />
         <title>{head.title}</title>
         {head.description && <meta name="description" content={head.description} />}
         {head.robots && <meta name="robots" content={head.robots} />}

@@ -24,8 +24,11 @@ export function redirectsFile(site: Site, routes: RouteTable): OutputFile {
   return { file: '_redirects', content: `${lines.join('\n')}\n` };
 }
 
-/** The one Content-Security-Policy of the site (also emitted as `<meta>` in every page). */
-export function contentSecurityPolicy(site: Site): string {
+/**
+ * The one Content-Security-Policy of the site. Pages carry it as `<meta>` too, minus
+ * `frame-ancestors`, which browsers ignore (with a console error) when it comes from a meta tag.
+ */
+export function contentSecurityPolicy(site: Site, where: 'header' | 'meta' = 'header'): string {
   const a = site.config.analytics;
   const scriptHosts = a.provider === 'ga4' ? ' https://www.googletagmanager.com' : a.provider === 'plausible' ? ` ${new URL(a.src ?? 'https://plausible.io/js/script.js').origin}` : '';
   const connectHosts =
@@ -46,9 +49,11 @@ export function contentSecurityPolicy(site: Site): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    where === 'header' ? "frame-ancestors 'none'" : '',
     'upgrade-insecure-requests',
-  ].join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** Security headers for every path, long caching for hashed assets, no-cache for the rest. */

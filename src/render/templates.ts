@@ -54,7 +54,11 @@ export async function loadTemplates(templatesDir: string, cache: string): Promis
   // Written inside the project so the bundle's bare imports (react) resolve from node_modules.
   const file = path.join(cache, `templates-${contentHash(code)}.mjs`);
   await fs.mkdir(cache, { recursive: true });
-  await fs.writeFile(file, code).catch(() => undefined);
+  if (!(await fs.stat(file).catch(() => undefined))) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, code);
+    await fs.rename(tmp, file); // atomic: a parallel build never imports a half-written file
+  }
   const mod = (await import(pathToFileURL(file).href)) as TemplateModule;
   if (typeof mod.Document !== 'function' || !mod.pages || typeof mod.pages !== 'object')
     throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: 'must export Document (component) and pages (id → component)' }]);

@@ -1,0 +1,81 @@
+/** Fixture sites built with the real CLI: copy content, change it, run `site build`, read dist. */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHIPPED_CONTENT = path.join(ROOT, 'content');
+/** 2025-11-22: fixed so every test run sees the same "today". */
+export const EPOCH = '1763800000';
+
+export function tmpDir(prefix = 'site-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A copy of the shipped content (or a fixture) that a test may change freely. */
+export function copyContent(from = SHIPPED_CONTENT): string {
+  const dir = path.join(tmpDir(), 'content');
+  cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+/** Replace text in a content file; fails loudly when the text is not there (a stale test). */
+export function edit(contentDir: string, file: string, from: string | RegExp, to: string): void {
+  const p = path.join(contentDir, file);
+  const before = readFileSync(p, 'utf8');
+  const after = before.replace(from, to);
+  if (after === before) throw new Error(`edit: ${String(from)} not found in ${file}`);
+  writeFileSync(p, after);
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `node bin/site.js ...args` with a fixed build date. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin', 'site.js'), ...args],
+      { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env }, maxBuffer: 32 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Build `contentDir` into a fresh folder; throws with the CLI output when the build fails. */
+export async function buildSite(contentDir: string, extra: string[] = []): Promise<{ out: string; result: CliResult }> {
+  const out = path.join(tmpDir('site-out-'), 'dist');
+  const result = await runCli(['build', '--content', contentDir, '--out', out, ...extra]);
+  if (result.code !== 0) throw new Error(`build failed (${result.code}):\n${result.stderr}\n${result.stdout}`);
+  return { out, result };
+}
+
+/** Every file under `dir`, relative, sorted, forward slashes. */
+export function listFiles(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    const rel = prefix ? `${prefix}/${name}` : name;
+    if (statSync(full).isDirectory()) out.push(...listFiles(full, rel));
+    else out.push(rel);
+  }
+  return out;
+}
+
+export function read(out: string, file: string): string {
+  return readFileSync(path.join(out, file), 'utf8');
+}
+
+/** The HTML pages of a build (no assets). */
+export function htmlFiles(out: string): string[] {
+  return listFiles(out).filter((f) => f.endsWith('.html'));
+}

@@ -1,0 +1,144 @@
+/** Bad content fails the build with file, line and field, and the last good dist/ survives. */
+import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, copyContent, edit, listFiles, runCli, SHIPPED_CONTENT } from '../helpers/site.ts';
+
+let goodOut: string;
+let goodFiles: string[];
+let goodIndex: string;
+
+beforeAll(async () => {
+  ({ out: goodOut } = await buildSite(copyContent()));
+  goodFiles = listFiles(goodOut);
+  goodIndex = readFileSync(path.join(goodOut, 'index.html'), 'utf8');
+});
+
+/** Build broken content into the good output folder; it must fail and leave the folder as it was. */
+async function expectFailure(change: (content: string) => void, ...patterns: RegExp[]) {
+  const content = copyContent();
+  change(content);
+  const result = await runCli(['build', '--content', content, '--out', goodOut]);
+  expect(result.code, result.stdout).toBe(1);
+  for (const p of patterns) expect(result.stderr).toMatch(p);
+  expect(result.stderr).toContain('The previous output was left untouched.');
+  expect(listFiles(goodOut)).toEqual(goodFiles);
+  expect(readFileSync(path.join(goodOut, 'index.html'), 'utf8')).toBe(goodIndex);
+  // No staging folder is left behind next to the output.
+  expect(readdirSync(path.dirname(goodOut)).filter((n) => n.includes('.staging-'))).toEqual([]);
+  return result.stderr;
+}
+
+describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
+  it('malformed YAML names file, line and column', async () => {
+    const err = await expectFailure((c) => edit(c, 'data/venues.yaml', '  name: Luxtal Balboa', '  name: [Luxtal Balboa'), /data\/venues\.yaml:\d+:\d+: error \[yaml\] malformed YAML/);
+    expect(err).toMatch(/> +\d+ \|/); // a code frame
+  });
+
+  it('a missing required field names the field and its line', async () => {
+    await expectFailure((c) => edit(c, 'data/health.yaml', /lastUpdate: .*\n/, ''), /data\/health\.yaml:\d+:\d+: error \[schema\] lastUpdate: missing required field: expected string/);
+  });
+
+  it('a wrong type says what was expected and what was found', async () => {
+    await expectFailure((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: "cheap" }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[0\]\.price: expected number, found the text "cheap"/);
+  });
+
+  it('an unknown key is an error naming the key', async () => {
+    await expectFailure((c) => edit(c, 'data/booking.yaml', 'minAdvanceHours: 3', 'minAdvanceHours: 3\nminAdvanceHuors: 4'), /data\/booking\.yaml:3:1: error \[schema\] minAdvanceHuors: unknown key "minAdvanceHuors"/);
+  });
+
+  it('an unknown language code in site.yaml and in a post file name', async () => {
+    await expectFailure((c) => edit(c, 'site.yaml', 'languages: [en, es, ru, el]', 'languages: [en, es, ru, el, de]'), /site\.yaml:\d+:\d+: error \[language\] languages\[4\]: unknown language code "de": there is no text table i18n\/de\.yaml/);
+    await expectFailure(
+      (c) => writeFileSync(path.join(c, 'blog/monaco-grand-prix/pt.md'), readFileSync(path.join(SHIPPED_CONTENT, 'blog/monaco-grand-prix/en.md'))),
+      /blog\/monaco-grand-prix\/pt\.md: error \[language\] language: unknown language code "pt"/,
+    );
+  });
+
+  it('duplicate slugs: a landing page and a page id', async () => {
+    await expectFailure((c) => edit(c, 'data/directories.yaml', '- { slug: xbiz,', '- { slug: avn,'), /data\/directories\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.slug: duplicate slug "avn"/);
+    await expectFailure((c) => edit(c, 'pages.yaml', '{ id: legal,', '{ id: privacy,'), /pages\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.id: duplicate id "privacy"/);
+  });
+
+  it('two routes writing one file name both sources', async () => {
+    await expectFailure(
+      (c) => {
+        mkdirSync(path.join(c, 'blog', 'category'), { recursive: true });
+        writeFileSync(path.join(c, 'blog/category/en.md'), readFileSync(path.join(SHIPPED_CONTENT, 'blog/monaco-grand-prix/en.md')));
+        edit(c, 'data/blog.yaml', 'categories: [', 'categories: [en, ');
+        edit(c, 'i18n/en.yaml', '    lifestyle: Lifestyle\n    travel: Travel', '    lifestyle: Lifestyle\n    en: English\n    travel: Travel');
+        edit(c, 'pages.yaml', '{ id: rates, path: /rates,', '{ id: rates, path: /blog/category/en,');
+      },
+      /error \[duplicate\] path: two routes write blog\/category\/en\.html/,
+    );
+  });
+
+  it('a redirect or directory target that is not a route', async () => {
+    await expectFailure((c) => edit(c, 'data/redirects.yaml', 'to: /madrid-vip-escort }', 'to: /madrid-vip }'), /data\/redirects\.yaml:\d+:\d+: error \[reference\] \[0\]\.to: target "\/madrid-vip" of "\/madrid-escort" is not a page/);
+    await expectFailure((c) => edit(c, 'data/directories.yaml', 'to: /about, source: avn', 'to: /aboot, source: avn'), /data\/directories\.yaml:\d+:\d+: error \[reference\] \[13\]\.to: target "\/aboot" of \/s\/avn is not a page/);
+  });
+
+  it('a redirect loop', async () => {
+    await expectFailure(
+      (c) => writeFileSync(path.join(c, 'data/redirects.yaml'), '- { from: /a, to: /b }\n- { from: /b, to: /a }\n'),
+      /data\/redirects\.yaml:1:\d+: error \[redirect-loop\] \[0\]\.to: redirect loop: \/a → \/b → \/a/,
+    );
+  });
+
+  it('bad front matter in a post names the file, line and field', async () => {
+    await expectFailure((c) => edit(c, 'blog/monaco-grand-prix/es.md', /^date: .*$/m, 'date: 22/04/2025'), /blog\/monaco-grand-prix\/es\.md:4:\d+: error \[schema\] date: expected a date written YYYY-MM-DD/);
+  });
+
+  it('all errors of a build are reported at once', async () => {
+    const err = await expectFailure(
+      (c) => {
+        edit(c, 'data/health.yaml', 'intervalMonths: 3', 'intervalMonths: three');
+        edit(c, 'data/venues.yaml', 'phone: "+34 910 000 002"', 'phone: "call me"');
+      },
+      /data\/health\.yaml/,
+      /data\/venues\.yaml/,
+    );
+    expect(err).toMatch(/Build failed \(load\): 2 problem/);
+  });
+});
+
+describe('[R-UI-19][R-BUILD-12] strict mode', () => {
+  it('turns warnings (samples, stale content) into errors and keeps the old output', async () => {
+    const result = await runCli(['build', '--content', copyContent(), '--out', goodOut, '--strict']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Build failed \(strict\)/);
+    expect(result.stderr).toMatch(/warning \[sample\]/);
+    expect(result.stderr).toMatch(/warning \[stale\]/);
+    expect(listFiles(goodOut)).toEqual(goodFiles);
+  });
+
+  it('reports missing translation keys per language', async () => {
+    const content = copyContent();
+    edit(content, 'i18n/es.yaml', /^ {2}tagline: .*\n/m, '');
+    const result = await runCli(['build', '--content', content, '--out', goodOut + '-x']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/i18n\/es\.yaml: warning \[missing-translation\] 1 key\(s\) missing in es \(shown as the key\): footer\.tagline/);
+    const page = readFileSync(path.join(goodOut + '-x', 'es.html'), 'utf8');
+    expect(page).toContain('>footer.tagline<');
+  });
+});
+
+describe('command line', () => {
+  it('[R-BUILD-1] --help explains the options', async () => {
+    const result = await runCli(['build', '--help']);
+    for (const opt of ['--content', '--out', '--base-url', '--strict', '--drafts', '--quiet']) expect(result.stdout).toContain(opt);
+    expect(result.code).toBe(0);
+  });
+
+  it('[R-BUILD-1] refuses an output folder that would replace the sources', async () => {
+    const result = await runCli(['build', '--out', '.']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/would replace/);
+  });
+
+  it('[R-BUILD-1] an unknown option fails with a non-zero exit', async () => {
+    const result = await runCli(['build', '--colour']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/unknown option/);
+  });
+});

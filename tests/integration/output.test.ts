@@ -1,0 +1,80 @@
+/** Escaping of hostile content, deterministic output, base URL override and the build summary. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSite, copyContent, edit, htmlFiles, listFiles, read } from '../helpers/site.ts';
+import { headOf, parseHtml } from '../helpers/dom.ts';
+
+const HOSTILE = `</script><script>alert("x")</script><img src=x onerror=alert(1)> "quoted" & 'single' \u2028`;
+
+describe('[R-SEO-9] hostile text in content', () => {
+  it('is escaped everywhere: visible text, attributes and JSON-LD', async () => {
+    const content = copyContent();
+    const yamlText = JSON.stringify(HOSTILE);
+    edit(content, 'i18n/en.yaml', /^ {4}title: Elegant companion in Madrid, Athens and Monaco$/m, `    title: ${yamlText}`);
+    edit(content, 'i18n/en.yaml', /^ {2}title: Elegant company for discerning evenings$/m, `  title: ${yamlText}`);
+    edit(content, 'data/venues.yaml', 'name: Luxtal Balboa', `name: ${yamlText}`);
+    edit(content, 'blog/monaco-grand-prix/en.md', /^title: .*$/m, `title: ${yamlText}`);
+    edit(content, 'blog/monaco-grand-prix/en.md', /\n## /, `\n<script>alert("body")</script>\n\n[click](javascript:alert(1))\n\n## `);
+    const { out } = await buildSite(content);
+    for (const f of htmlFiles(out)) {
+      const html = read(out, f);
+      expect(html, f).not.toContain('<script>alert');
+      expect(html, f).not.toContain('<img src=x');
+      expect(html, f).not.toMatch(/href="javascript:/i);
+    }
+    const home = parseHtml(read(out, 'index.html'));
+    expect(home.querySelector('h1')!.textContent).toBe(HOSTILE);
+    expect(home.querySelector('title')!.textContent).toContain(HOSTILE);
+    expect(home.querySelector('meta[property="og:title"]')!.getAttribute('content')).toContain(HOSTILE);
+    expect([...home.querySelectorAll('.venue h3')].map((h) => h.textContent)).toContain(HOSTILE);
+    const post = parseHtml(read(out, 'blog/monaco-grand-prix.html'));
+    const ld = headOf(post).jsonLd.find((d) => d['@type'] === 'BlogPosting')!;
+    expect(ld.headline).toBe(HOSTILE); // the data survives exactly, only its encoding changed
+    expect(post.querySelector('.prose')!.textContent).toContain('<script>alert("body")</script>');
+    // Every JSON-LD block is closed by its own </script>, never by content.
+    const raw = read(out, 'blog/monaco-grand-prix.html');
+    const blocks = raw.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)!;
+    for (const b of blocks) expect(b.slice(0, -9)).not.toMatch(/<\/script/i);
+  });
+});
+
+describe('[R-BUILD-4][R-BUILD-11] deterministic output', () => {
+  it('two builds of the same content are byte-identical', async () => {
+    const content = copyContent();
+    const a = await buildSite(content);
+    const b = await buildSite(content);
+    const files = listFiles(a.out);
+    expect(listFiles(b.out)).toEqual(files);
+    for (const f of files) expect(readFileSync(path.join(b.out, f)).equals(readFileSync(path.join(a.out, f))), f).toBe(true);
+  });
+
+  it('the build date comes from SOURCE_DATE_EPOCH', async () => {
+    const { runCli, tmpDir } = await import('../helpers/site.ts');
+    const out = path.join(tmpDir(), 'dist');
+    const r = await runCli(['build', '--content', copyContent(), '--out', out], { SOURCE_DATE_EPOCH: String(Date.UTC(2031, 5, 1) / 1000) });
+    expect(r.code).toBe(0);
+    expect(parseHtml(read(out, 'index.html')).querySelector('.footer-notes')!.textContent).toContain('2031');
+  });
+});
+
+describe('[R-BUILD-1] build options and summary', () => {
+  it('--base-url changes canonicals, hreflang, sitemap and robots', async () => {
+    const { out } = await buildSite(copyContent(), ['--base-url', 'https://staging.example.org/']);
+    expect(headOf(parseHtml(read(out, 'es/rates.html'))).canonical).toBe('https://staging.example.org/es/rates');
+    expect(read(out, 'sitemap.xml')).toContain('<loc>https://staging.example.org/</loc>');
+    expect(read(out, 'robots.txt')).toContain('https://staging.example.org/sitemap.xml');
+  });
+
+  it('prints pages by kind and language, bytes, time and warnings; --quiet prints nothing', async () => {
+    const content = copyContent();
+    const { result } = await buildSite(content);
+    expect(result.stdout).toMatch(/^Built \d+ pages in \d+ ms → .*\/ \(\d+ files, [\d.]+ (KB|MB)\)/);
+    expect(result.stdout).toMatch(/ {2}kind\s+en\s+es\s+ru\s+el/);
+    expect(result.stdout).toMatch(/ {2}page\s+13\s+13\s+13\s+13/);
+    expect(result.stdout).toMatch(/ {2}landing\s+14\s+-\s+-\s+-/);
+    expect(result.stdout).toMatch(/\d+ warning\(s\):/);
+    const quiet = await buildSite(content, ['--quiet']);
+    expect(quiet.result.stdout).toBe('');
+  });
+});

@@ -1,0 +1,122 @@
+/** Head metadata, hreflang, sitemap and host rules of the shipped site, read from dist. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, copyContent, htmlFiles, read } from '../helpers/site.ts';
+import { headOf, parseHtml } from '../helpers/dom.ts';
+import { BASE, fileForUrl, urlForFile } from '../helpers/urls.ts';
+
+let out: string;
+let pages: Map<string, ReturnType<typeof headOf> & { file: string }>;
+
+beforeAll(async () => {
+  ({ out } = await buildSite(copyContent()));
+  pages = new Map(htmlFiles(out).map((f) => [f, { file: f, ...headOf(parseHtml(read(out, f))) }]));
+});
+
+/** Indexable: no noindex and canonical pointing at the page itself. */
+const indexable = () => [...pages.values()].filter((p) => !p.robots?.includes('noindex') && p.canonical === urlForFile(p.file));
+
+describe('head', () => {
+  it('[R-SEO-1][R-SEO-2] every page has a title, a description and (except 404s) an absolute canonical', () => {
+    for (const p of pages.values()) {
+      expect(p.title, p.file).toBeTruthy();
+      if (!p.file.startsWith('s/')) expect(p.description, p.file).toBeTruthy();
+      if (!/(^|\/)404\.html$/.test(p.file)) expect(p.canonical, p.file).toMatch(/^https:\/\/aurelia-companion\.example\//);
+    }
+  });
+
+  it('[R-SEO-1] titles differ between the pages of one language', () => {
+    const byLang = new Map<string, Map<string, string>>();
+    for (const p of indexable()) {
+      const seen = byLang.get(p.lang!) ?? byLang.set(p.lang!, new Map()).get(p.lang!)!;
+      expect(seen.get(p.title!), `${p.file} repeats the title of ${seen.get(p.title!)}`).toBeUndefined();
+      seen.set(p.title!, p.file);
+    }
+  });
+
+  it('[R-SEO-3] hreflang: every language plus x-default, absolute, self-referencing and reciprocal', () => {
+    const list = indexable();
+    expect(list.length).toBeGreaterThan(80);
+    for (const p of list) {
+      const tags = p.alternates.map((a) => a.hreflang);
+      expect(tags.at(-1), p.file).toBe('x-default');
+      expect(p.alternates.find((a) => a.hreflang === p.lang)?.href, p.file).toBe(p.canonical);
+      const set = JSON.stringify(p.alternates);
+      for (const a of p.alternates) {
+        expect(a.href).toMatch(/^https:\/\//);
+        const other = pages.get(fileForUrl(a.href));
+        expect(other, `${p.file} → ${a.href} does not exist`).toBeDefined();
+        expect(JSON.stringify(other!.alternates), `${other!.file} is not reciprocal with ${p.file}`).toBe(set);
+      }
+    }
+    const home = pages.get('index.html')!;
+    expect(home.alternates.map((a) => a.hreflang)).toEqual(['en', 'es', 'ru', 'el', 'x-default']);
+    expect(home.alternates.find((a) => a.hreflang === 'x-default')!.href).toBe(`${BASE}/`);
+  });
+
+  it('[R-SEO-4][R-SEO-5] Open Graph, Twitter and adult rating tags on every page people see', () => {
+    for (const f of ['index.html', 'es/rates.html', 'ru/blog/monaco-grand-prix.html', 'el/contact.html']) {
+      const doc = parseHtml(read(out, f));
+      for (const sel of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type', 'og:locale'])
+        expect(doc.querySelector(`meta[property="${sel}"]`)?.getAttribute('content'), `${f} ${sel}`).toBeTruthy();
+      expect(doc.querySelector('meta[name="twitter:card"]')!.getAttribute('content')).toBe('summary_large_image');
+      expect(doc.querySelector('meta[name="rating"]')!.getAttribute('content')).toBe('adult');
+      expect(doc.querySelector('meta[name="RATING"]')!.getAttribute('content')).toBe('RTA-5042-1996-1400-1577-RTA');
+    }
+    expect(parseHtml(read(out, 'ru/blog/monaco-grand-prix.html')).querySelector('meta[property="og:type"]')!.getAttribute('content')).toBe('article');
+  });
+
+  it('[R-SEO-8][R-SEO-6] JSON-LD parses everywhere, has no SearchAction, and posts carry BlogPosting', () => {
+    for (const p of pages.values()) {
+      for (const data of p.jsonLd) expect(JSON.stringify(data)).not.toContain('SearchAction');
+    }
+    const post = pages.get('el/blog/athens-cultural-sophistication.html')!;
+    const posting = post.jsonLd.find((d) => d['@type'] === 'BlogPosting')!;
+    expect(posting.inLanguage).toBe('el');
+    expect(posting.mainEntityOfPage).toBe(post.canonical);
+    expect(post.jsonLd.some((d) => d['@type'] === 'BreadcrumbList')).toBe(true);
+  });
+});
+
+describe('sitemap and robots', () => {
+  it('[R-SEO-10] sitemap.xml lists exactly the indexable pages, each with its full alternates', () => {
+    const xml = read(out, 'sitemap.xml');
+    const doc = parseHtml(xml.replace(/^<\?xml[^>]*>/, ''));
+    const urls = [...doc.querySelectorAll('url')];
+    const locs = urls.map((u) => u.querySelector('loc')!.textContent!);
+    expect(new Set(locs).size).toBe(locs.length);
+    expect(locs.sort()).toEqual(indexable().map((p) => p.canonical!).sort());
+    for (const u of urls) {
+      const loc = u.querySelector('loc')!.textContent!;
+      const links = [...u.querySelectorAll('link')].map((l) => ({ hreflang: l.getAttribute('hreflang'), href: l.getAttribute('href') }));
+      expect(links, loc).toEqual(pages.get(fileForUrl(loc))!.alternates);
+    }
+    for (const p of pages.values()) if (p.robots?.includes('noindex')) expect(locs).not.toContain(urlForFile(p.file));
+    expect(read(out, 'robots.txt')).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+  });
+
+  it('[R-BUILD-6] every _redirects rule leads to a file that exists', () => {
+    const rules = read(out, '_redirects')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    expect(rules.length).toBe(6 * 4 + 4);
+    for (const rule of rules) {
+      const [from, to, status] = rule.split(/\s+/);
+      const target = to!.endsWith('.html') ? to!.slice(1) : fileForUrl(to!);
+      expect(existsSync(path.join(out, target)), rule).toBe(true);
+      expect(['301!', '404']).toContain(status);
+      if (status === '301!') expect(existsSync(path.join(out, fileForUrl(from!))), `stub for ${from}`).toBe(true);
+    }
+  });
+
+  it('[R-BUILD-6] assets are content-hashed and _headers caches them for a year', () => {
+    const assets = [...pages.values()].length && read(out, 'index.html').match(/\/assets\/[^"]+/g)!;
+    for (const a of assets) {
+      expect(a).toMatch(/\.[0-9a-f]{10}\.[a-z0-9]+$/);
+      expect(existsSync(path.join(out, a))).toBe(true);
+    }
+    const headers = read(out, '_headers');
+    expect(headers).toMatch(/\/assets\/\*\n(?:.*\n)*?\s+Cache-Control: public, max-age=31536000, immutable/);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Diagnostics, codeFrame, formatDiagnostic } from '../../src/diagnostics.ts';
+import { parseYaml } from '../../src/content/yaml.ts';
+import { validate } from '../../src/content/validate.ts';
+import { addMonths } from '../../src/content/checks.ts';
+import { createTranslate, flattenTexts, interpolate } from '../../src/content/texts.ts';
+import { createMarkdown } from '../../src/content/markdown.ts';
+import { buildDate } from '../../src/config.ts';
+
+describe('YAML with positions', () => {
+  it('[R-BUILD-2] maps a schema error deep in a list back to its line and column', () => {
+    const diags = new Diagnostics();
+    const source = 'items:\n  - name: a\n    size: 1\n  - name: b\n    size: big\n';
+    const file = parseYaml('data/x.yaml', source, diags)!;
+    const schema = z.strictObject({ items: z.array(z.strictObject({ name: z.string(), size: z.number() })) });
+    expect(validate(file, schema, diags)).toBeUndefined();
+    const [d] = diags.errors;
+    expect(d).toMatchObject({ file: 'data/x.yaml', line: 5, column: 11, field: 'items[1].size' });
+    expect(d!.message).toBe('expected number, found the text "big"');
+    expect(formatDiagnostic(d!)).toMatch(/^data\/x\.yaml:5:11: error \[schema\] items\[1\]\.size: expected number/);
+  });
+
+  it('[R-BUILD-2] reports malformed YAML and duplicate keys with their line', () => {
+    const diags = new Diagnostics();
+    expect(parseYaml('a.yaml', 'a: 1\na: 2\n', diags)).toBeUndefined();
+    expect(diags.errors[0]).toMatchObject({ file: 'a.yaml', line: 2, code: 'yaml' });
+  });
+
+  it('offsets lines of front matter by the opening ---', () => {
+    const diags = new Diagnostics();
+    const file = parseYaml('p.md', 'title: x\ndate: 5\n', diags, 1)!;
+    expect(file.locate(['date'])).toEqual({ line: 3, column: 7 });
+  });
+
+  it('draws a code frame with a marker under the column', () => {
+    expect(codeFrame('one\ntwo\nthree', 2, 3)).toBe('    1 | one\n  > 2 | two\n      |   ^\n    3 | three');
+  });
+});
+
+describe('dates', () => {
+  it('[R-BUILD-5] adds months, clamping to the end of shorter months', () => {
+    expect(addMonths('2025-07-15', 3)).toBe('2025-10-15');
+    expect(addMonths('2025-11-30', 3)).toBe('2026-02-28');
+    expect(addMonths('2024-11-30', 3)).toBe('2025-02-28');
+  });
+
+  it('[R-BUILD-11] takes today from SOURCE_DATE_EPOCH, else the clock, and rejects garbage', () => {
+    expect(buildDate({ SOURCE_DATE_EPOCH: '0' })).toBe('1970-01-01');
+    expect(buildDate({}, Date.UTC(2026, 10, 22, 12))).toBe('2026-11-22');
+    expect(() => buildDate({ SOURCE_DATE_EPOCH: 'yesterday' })).toThrow(/whole seconds/);
+  });
+});
+
+describe('text tables', () => {
+  it('[R-UI-19] flattens nested keys and shows a missing key as the key itself', () => {
+    const bad: string[] = [];
+    const table = flattenTexts({ a: { b: 'B {x}', c: 3 }, d: ['no'] }, (k) => bad.push(k));
+    expect(table).toEqual({ 'a.b': 'B {x}', 'a.c': '3' });
+    expect(bad).toEqual(['d']);
+    const missing: string[] = [];
+    const t = createTranslate(table, (k) => missing.push(k));
+    expect(t('a.b', { x: 1 })).toBe('B 1');
+    expect(t('nope.key')).toBe('nope.key');
+    expect(missing).toEqual(['nope.key']);
+  });
+
+  it('leaves unknown placeholders visible', () => {
+    expect(interpolate('{a} {b}', { a: 'x' })).toBe('x {b}');
+  });
+});
+
+describe('markdown', () => {
+  const md = createMarkdown();
+  it('[R-SEO-9] escapes raw HTML and drops javascript: links', () => {
+    const html = md('<script>alert(1)</script>\n\n[a](javascript:alert(1)) [b](/booking)');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('<a href="/booking">b</a>');
+  });
+
+  it('shifts headings below the page title and gives them ids', () => {
+    expect(md('## Cena en Madrid')).toBe('<h3 id="cena-en-madrid">Cena en Madrid</h3>\n');
+    expect(md('## Ужин в Мадриде')).toContain('id="ужин-в-мадриде"');
+  });
+});
