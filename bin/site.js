@@ -1,37 +1,49 @@
 #!/usr/bin/env node
 // CLI entry. React must load in production mode (development renders ~10x slower), so set
-// NODE_ENV before anything imports it. The TypeScript sources are bundled with esbuild on start
-// (a few tens of ms) into a cache file named by its content hash, so nobody runs a manual compile
-// step and parallel runs never read a half-written bundle.
+// NODE_ENV before anything imports it. The TypeScript sources are bundled with esbuild (with their
+// pure-JS dependencies: one file loads faster than hundreds) into a cache file named after the
+// sources' paths, sizes and modification times, so an unchanged tree starts without bundling,
+// nobody runs a manual compile step, and parallel runs never read a half-written bundle.
 process.env.NODE_ENV = 'production';
 
-import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const cache = path.join(root, 'node_modules', '.cache', 'site');
+const src = path.join(root, 'src');
 
-const result = await build({
-  entryPoints: [path.join(root, 'src', 'cli.ts')],
-  bundle: true,
-  write: false,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'error',
-  // Keep the bundle inside the project so bare imports resolve from node_modules.
-  outfile: path.join(cache, 'cli.mjs'),
-});
-const code = result.outputFiles[0].contents;
-const file = path.join(cache, `cli-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`);
+const key = createHash('sha256');
+for (const rel of readdirSync(src, { recursive: true }).sort()) {
+  const st = statSync(path.join(src, rel));
+  key.update(`${rel}:${st.size}:${st.mtimeMs}\n`);
+}
+for (const f of ['bin/site.js', 'package-lock.json']) {
+  const st = statSync(path.join(root, f), { throwIfNoEntry: false });
+  key.update(`${f}:${st?.size}:${st?.mtimeMs}\n`);
+}
+const file = path.join(cache, `cli-${key.digest('hex').slice(0, 16)}.mjs`);
+
 if (!existsSync(file)) {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [path.join(src, 'cli.ts')],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Native packages stay external; React too, so templates and renderer share one instance.
+    external: ['esbuild', 'sharp', 'chokidar', 'react', 'react/*', 'react-dom', 'react-dom/*', 'playwright-core'],
+    banner: { js: "import { createRequire as __siteRequire } from 'node:module'; const require = __siteRequire(import.meta.url);" },
+    logLevel: 'error',
+    outfile: path.join(cache, 'cli.mjs'),
+  });
   mkdirSync(cache, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, code);
+  writeFileSync(tmp, result.outputFiles[0].contents);
   renameSync(tmp, file);
 }
 const { main } = await import(pathToFileURL(file).href);

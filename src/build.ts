@@ -27,6 +27,8 @@ export interface BuildStats {
   bytes: number;
   ms: number;
   scriptGzipBytes: number;
+  /** Milliseconds per stage, in order. */
+  stages: Record<string, number>;
 }
 
 export interface BuildResult {
@@ -55,6 +57,13 @@ function renderAll(routes: readonly Route[], render: (r: Route) => string, write
 /** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
 export async function build(config: BuildConfig, writer: Writer = new DiskWriter(config.outDir)): Promise<BuildResult> {
   const started = performance.now();
+  const stages: Record<string, number> = {};
+  let mark = started;
+  const lap = (stage: string) => {
+    const now = performance.now();
+    stages[stage] = now - mark;
+    mark = now;
+  };
   const diags = new Diagnostics();
   const fail = async (stage: string): Promise<never> => {
     await writer.abort();
@@ -64,6 +73,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   // load
   const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today }, diags);
   if (!site) return fail('load');
+  lap('load');
 
   // check
   checkContent(site, diags);
@@ -79,6 +89,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   // route
   const routes = buildRoutes(site, diags);
   if (diags.hasErrors()) return fail('route');
+  lap('check+route');
 
   // templates and assets
   let templates: TemplateModule;
@@ -99,6 +110,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
       diags.error({ code: 'template', file: r.origin, field: 'template', message: `no template "${r.template}"; templates/index.tsx exports: ${Object.keys(templates.pages).sort().join(', ')}` });
   }
   if (diags.hasErrors()) return fail('templates');
+  lap('templates+assets');
 
   const iconFile = 'icon.svg';
   const assets: Assets = {
@@ -131,17 +143,19 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by templates but missing in ${lang} (the key is shown instead): ${[...keys].sort().slice(0, 10).join(', ')}` });
   }
   if (diags.hasErrors()) return fail('render');
+  lap('render+write');
 
   for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), manifestFile(site, assets)])
     await writer.write(f.file, f.content);
 
   if (config.strict && diags.warnings.length) return fail('strict');
   await writer.commit();
+  lap('swap');
   return {
     site,
     routes,
     diagnostics: diags.items,
-    stats: { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes },
+    stats: { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages },
   };
 }
 

@@ -20,6 +20,7 @@ export function formatSummary(result: BuildResult, outDir: string): string {
     lines.push(`  ${kind.padEnd(10)}${langs.map((l) => String(stats.pages[kind]![l] ?? '-').padStart(6)).join('')}`);
   }
   lines.push(`  client script: ${kb(stats.scriptGzipBytes)} gzipped`);
+  lines.push(`  stages: ${Object.entries(stats.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(' · ')}`);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   lines.push(warnings.length ? `${warnings.length} warning(s):` : 'No warnings.');
   for (const w of warnings) lines.push(`  ${formatDiagnostic(w)}`);

@@ -71,7 +71,7 @@ export function Venues({ ctx }: { ctx: PageContext }) {
             <dd>{v.address}</dd>
             <dt>{t('venue.phone')}</dt>
             <dd>
-              <a href={`tel:${v.phone.replace(/\s+/g, '')}`}>{v.phone}</a>
+              <a href={`tel:${v.phone.replace(/\s+/g, '')}`}>{displayPhone(v.phone)}</a>
             </dd>
             {v.email && (
               <>
@@ -82,7 +82,8 @@ export function Venues({ ctx }: { ctx: PageContext }) {
               </>
             )}
           </dl>
-          <ul className="tags" aria-label={t('venue.features')}>
+          <h4 className="visually-hidden">{t('venue.features')}</h4>
+          <ul className="tags">
             {v.features.map((f) => (
               <li key={f}>{t(`venue.feature.${f}`)}</li>
             ))}
@@ -91,6 +92,11 @@ export function Venues({ ctx }: { ctx: PageContext }) {
       ))}
     </ul>
   );
+}
+
+/** A phone number for display: non-breaking spaces keep it on one line. */
+export function displayPhone(phone: string): string {
+  return phone.replace(/ /g, '\u00a0');
 }
 
 /** WhatsApp chat link; the client replaces `text` with the message builder's output. */
@@ -109,7 +115,7 @@ export function ContactButtons({ ctx, context }: { ctx: PageContext; context: st
         <span className="visually-hidden"> {t('nav.newTab')}</span>
       </a>
       <a className="button" href={`tel:${site.config.contact.phone.replace(/\s+/g, '')}`} data-call={context}>
-        {t('contact.call', { phone: site.config.contact.phone })}
+        {t('contact.call', { phone: displayPhone(site.config.contact.phone) })}
       </a>
     </div>
   );

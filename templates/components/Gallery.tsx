@@ -8,14 +8,16 @@ function Carousel({ ctx, images, id, label }: { ctx: PageContext; images: readon
   if (!first) return null;
   return (
     <div className="carousel" data-carousel={id} role="group" aria-roledescription={t('gallery.carousel')} aria-label={label}>
-      <figure className="carousel-stage">
+      <div className="carousel-stage">
         <ul className="carousel-slides">
           {images.map((img, i) => (
-            <li key={img.id} className="carousel-slide" id={`${id}-${img.id}`} data-slide={i} aria-hidden={i === 0 ? undefined : 'true'} hidden={i !== 0 ? true : undefined}>
-              <Picture ctx={ctx} file={img.file} alt={t(`gallery.image.${img.id}.alt`)} sizes="(min-width: 900px) 800px, 100vw" />
-              <figcaption>
-                <strong>{t(`gallery.image.${img.id}.title`)}</strong> {t(`gallery.image.${img.id}.description`)}
-              </figcaption>
+            <li key={img.id} className="carousel-slide" id={`${id}-${img.id}`} data-slide={i} hidden={i !== 0 ? true : undefined}>
+              <figure>
+                <Picture ctx={ctx} file={img.file} alt={t(`gallery.image.${img.id}.alt`)} sizes="(min-width: 900px) 800px, 100vw" />
+                <figcaption>
+                  <strong>{t(`gallery.image.${img.id}.title`)}</strong> {t(`gallery.image.${img.id}.description`)}
+                </figcaption>
+              </figure>
             </li>
           ))}
         </ul>
@@ -30,8 +32,11 @@ function Carousel({ ctx, images, id, label }: { ctx: PageContext; images: readon
             ›
           </button>
         </div>
-      </figure>
-      <ul className="thumbs" aria-label={t('gallery.thumbnails')}>
+      </div>
+      <p className="visually-hidden" id={`${id}-thumbs`}>
+        {t('gallery.thumbnails')}
+      </p>
+      <ul className="thumbs" aria-describedby={`${id}-thumbs`}>
         {images.map((img, i) => (
           <li key={img.id}>
             <a href={`#${id}-${img.id}`} className="thumb" data-thumb={i} aria-current={i === 0 ? 'true' : undefined}>
@@ -52,13 +57,15 @@ export function Gallery({ ctx }: { ctx: PageContext }) {
   return (
     <>
       {withImages.length >= 2 && (
-        <ul className="tabs" aria-label={t('gallery.categories')}>
+        <nav className="tabs" aria-label={t('gallery.categories')}>
+          <ul>
           {withImages.map((c) => (
             <li key={c}>
               <a href={`#gallery-${c}`}>{t(`gallery.category.${c}`)}</a>
             </li>
           ))}
-        </ul>
+          </ul>
+        </nav>
       )}
       {withImages.map((c) => (
         <Carousel key={c} ctx={ctx} id={`gallery-${c}`} images={g.images.filter((img) => img.category === c)} label={t(`gallery.category.${c}`)} />

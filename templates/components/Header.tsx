@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
+import { displayPhone } from './Blocks.tsx';
 
 const NAV = ['home', 'about', 'rates', 'booking', 'contact'] as const;
 
@@ -32,12 +33,12 @@ function NavList({ ctx, anchor }: { ctx: PageContext; anchor: (id: string) => st
   );
 }
 
-function Tools({ ctx }: { ctx: PageContext }) {
+function Tools({ ctx, inMenu }: { ctx: PageContext; inMenu?: boolean }) {
   const { t, site } = ctx;
   const tel = site.config.contact.phone.replace(/\s+/g, '');
   return (
     <div className="header-tools">
-      <nav aria-label={t('nav.language')} className="lang-switch">
+      <nav aria-label={inMenu ? t('nav.languageMobile') : t('nav.language')} className="lang-switch">
         <ul>
           {ctx.languageLinks.map((l) => (
             <li key={l.lang}>
@@ -55,7 +56,7 @@ function Tools({ ctx }: { ctx: PageContext }) {
         </a>
       ))}
       <a className="header-link phone-link" href={`tel:${tel}`}>
-        {t('nav.call', { phone: site.config.contact.phone })}
+        {t('nav.call', { phone: displayPhone(site.config.contact.phone) })}
       </a>
     </div>
   );
@@ -90,7 +91,7 @@ export function Header({ ctx }: { ctx: PageContext }) {
               <nav aria-label={t('nav.primaryMobile')}>
                 <NavList ctx={ctx} anchor={anchor} />
               </nav>
-              <Tools ctx={ctx} />
+              <Tools ctx={ctx} inMenu />
             </div>
           </details>
           <div className="header-tools-desktop">

@@ -12,7 +12,7 @@ export function Reviews({ ctx }: { ctx: PageContext }) {
         {site.reviews.map((r) => (
           <li key={r.id} className="card review">
             {r.sample && <p className="badge badge-sample">{t('reviews.sample')}</p>}
-            <p className="stars" aria-label={t('reviews.rating', { rating: r.rating })}>
+            <p className="stars" role="img" aria-label={t('reviews.rating', { rating: r.rating })}>
               {'★'.repeat(Math.round(r.rating))}
             </p>
             <blockquote>

@@ -1,6 +1,6 @@
 import type { PageContext } from '../../src/render/context.ts';
 import type { ReactNode } from 'react';
-import { ContactButtons, PageIntro, price, ServiceRules } from '../components/Blocks.tsx';
+import { ContactButtons, displayPhone, PageIntro, price, ServiceRules } from '../components/Blocks.tsx';
 
 /**
  * The booking request form. It never posts anywhere: the client script validates it and hands
@@ -82,7 +82,7 @@ export function Booking({ ctx }: { ctx: PageContext }) {
         <div className="card success" data-booking-success hidden tabIndex={-1}>
           <h2>{t('booking.success.title')}</h2>
           <p>{t('booking.success.text')}</p>
-          <p>{t('booking.success.phone', { phone: site.config.contact.phone })}</p>
+          <p>{t('booking.success.phone', { phone: displayPhone(site.config.contact.phone) })}</p>
         </div>
         <h2>{t('rules.title')}</h2>
         <ServiceRules ctx={ctx} />

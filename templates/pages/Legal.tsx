@@ -26,8 +26,8 @@ export function Legal({ ctx }: { ctx: PageContext }) {
       <article className="container narrow prose">
         <PageIntro title={t(`page.${id}.title`)} intro={t(`${id}.intro`, vars)} />
         {SECTIONS[id].map((s) => (
-          <section key={s} id={s === 'consent' ? 'consent' : s} aria-labelledby={`${s}-title`}>
-            <h2 id={`${s}-title`}>{t(`${id}.${s}.title`)}</h2>
+          <section key={s} id={s} aria-labelledby={`section-${s}-title`}>
+            <h2 id={`section-${s}-title`}>{t(`${id}.${s}.title`)}</h2>
             <p>{t(`${id}.${s}.text`, vars)}</p>
             {s === 'consent' && site.config.features.consent && (
               <p>

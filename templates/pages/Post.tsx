@@ -30,11 +30,14 @@ export function Post({ ctx }: { ctx: PageContext }) {
         <p className="lead">{post.excerpt}</p>
         <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
         {post.tags.length > 0 && (
-          <ul className="tags" aria-label={t('blog.tags')}>
+          <>
+          <h2 className="visually-hidden">{t('blog.tags')}</h2>
+          <ul className="tags">
             {post.tags.map((tag) => (
               <li key={tag}>{tag}</li>
             ))}
           </ul>
+          </>
         )}
         <nav aria-label={t('blog.share')} className="share">
           <h2 className="h-small">{t('blog.share')}</h2>

@@ -1,0 +1,93 @@
+/** In headless Chromium with JavaScript off: every page reads, navigation works, booking explains itself. */
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { buildSite, copyContent, htmlFiles } from '../helpers/site.ts';
+import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { startStaticServer } from '../../src/server/static.ts';
+
+const hasChrome = Boolean(chromePath());
+if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
+
+describe.skipIf(!hasChrome)('[R-UI-18] with JavaScript off', () => {
+  let server: Server;
+  let base: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let files: string[];
+
+  beforeAll(async () => {
+    const { out } = await buildSite(copyContent());
+    files = htmlFiles(out).filter((f) => !f.startsWith('s/'));
+    ({ server, url: base } = await startStaticServer({ root: out }));
+    browser = await launchBrowser();
+    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  it('every page renders its main content and header navigation', async () => {
+    const page = await context.newPage();
+    const redirects = new Set(['madrid-escort', 'escort-madrid', 'athens-escort', 'monaco-companion', 'monaco-escort', 'monaco-concierge']);
+    for (const f of files) {
+      const isStub = redirects.has(f.replace(/^(es|ru|el)\//, '').replace('.html', ''));
+      if (isStub) continue;
+      const url = `${base}/${f === 'index.html' ? '' : f.replace(/\.html$/, '')}`;
+      const res = await page.goto(url);
+      expect(res!.status(), url).toBe(200);
+      const main = await page.locator('main').innerText();
+      expect(main.trim().length, `${f} main is empty`).toBeGreaterThan(40);
+      expect(await page.locator('h1').count(), `${f} has one h1`).toBe(1);
+      expect(await page.locator('footer').innerText()).toContain('18+');
+    }
+  });
+
+  it('the mobile menu opens without JavaScript and its links navigate', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/es`);
+    await page.locator('summary.menu-toggle').click();
+    await page.locator('.menu-panel nav a[href="/es/rates"]').click();
+    await page.waitForURL(`${base}/es/rates`);
+    expect(await page.locator('h1').innerText()).toBeTruthy();
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+  });
+
+  it('the language switcher leads to the same page in another language', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/ru/blog/monaco-grand-prix`);
+    await page.locator('summary.menu-toggle').click();
+    await page.locator('.menu-panel .lang-switch a[hreflang="el"]').click();
+    await page.waitForURL(`${base}/el/blog/monaco-grand-prix`);
+  });
+
+  it('[R-UI-23] the booking page explains how to book: direct WhatsApp link and phone number', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/booking`);
+    expect(await page.locator('form[data-booking]').isVisible()).toBe(false);
+    const wa = page.locator('main a[href^="https://wa.me/"]').first();
+    expect(await wa.isVisible()).toBe(true);
+    expect(await wa.getAttribute('href')).toBe('https://wa.me/34600000000');
+    const tel = page.locator('main a[href^="tel:"]').first();
+    expect(await tel.isVisible()).toBe(true);
+    expect(await tel.innerText()).toContain('+34\u00a0600\u00a0000\u00a0000');
+  });
+
+  it('[R-UI-15] blog category filters are links that work without JavaScript', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/blog`);
+    expect(await page.locator('.post-card').count()).toBe(4);
+    await page.locator('.filters a[href="/blog/category/events"]').click();
+    await page.waitForURL(`${base}/blog/category/events`);
+    expect(await page.locator('.post-card').count()).toBe(1);
+    expect(await page.locator('.post-card h2').innerText()).toMatch(/Monaco/);
+  });
+
+  it('unknown paths get the not-found page of their language with status 404', async () => {
+    const page = await context.newPage();
+    const res = await page.goto(`${base}/el/no-such-page`);
+    expect(res!.status()).toBe(404);
+    expect(await page.locator('html').getAttribute('lang')).toBe('el');
+  });
+});
