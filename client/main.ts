@@ -1,5 +1,155 @@
 /**
- * The one enhancement script. Pages are complete without it; it adds behaviour on top.
- * (Interactivity, consent, tracking and the WhatsApp handoff arrive with the client issue.)
+ * The one enhancement script. Every page is complete without it; it adds the menu, gallery,
+ * dialog, smooth scrolling, the saved language, the booking handoff to WhatsApp, the
+ * call-to-action variant, consent, attribution and analytics.
  */
+import type { ClientData } from '../src/render/client-data.ts';
+import { local, session } from './storage.ts';
+import { keys as storageKeys } from './keys.ts';
+import { initMenu } from './menu.ts';
+import { initCarousel } from './gallery.ts';
+import { initDialogs } from './dialog.ts';
+import { initScrollButtons } from './scroll.ts';
+import { initLanguage } from './language.ts';
+import { initConsentBanner, readConsent, type ConsentState } from './consent.ts';
+import { currentTouch, parseAttribution, reference, updateAttribution, type Attribution } from './attribution.ts';
+import { chooseVariant } from './variant.ts';
+import { applyVariant, showCtaLine, watchEngagement } from './cta.ts';
+import { buildMessage, whatsappUrl } from './message.ts';
+import { initBooking, openWhatsApp } from './booking.ts';
+import { createTracker, providerSink } from './analytics.ts';
+import { createScrollTracker, scrollPercent, watchExitIntent, watchHighEngagement, watchTimeOnPage } from './trackers.ts';
+import { registerServiceWorker } from './sw-register.ts';
+
+function readData(): ClientData | undefined {
+  const el = document.getElementById('site-data');
+  try {
+    return el ? (JSON.parse(el.textContent ?? '') as ClientData) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function run(data: ClientData): void {
+  const k = storageKeys(data.storageKey);
+  initLanguage(local, k.lang, data.languages, data.defaultLanguage);
+  initMenu();
+  initScrollButtons();
+  initDialogs();
+  for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]')) {
+    const template = c.querySelector('[data-counter]')?.getAttribute('data-template') ?? '';
+    initCarousel(c, (n, total) => template.replace('{n}', String(n)).replace('{total}', String(total)));
+  }
+
+  const tracker = createTracker();
+  let consent: ConsentState = readConsent(data.consentMode, local, k.consent);
+  const url = new URL(location.href);
+  const touch = currentTouch(url, document.referrer, data.tracking.referrers);
+
+  // Attribution and the return-visitor flag are stored only with consent.
+  let attribution: Attribution | undefined;
+  const remember = () => {
+    attribution = updateAttribution(parseAttribution(local.get(k.attribution)), touch, Date.now(), data.tracking.attributionDays);
+    if (attribution) local.set(k.attribution, JSON.stringify(attribution));
+    else local.remove(k.attribution);
+  };
+  const returning = consent === 'granted' && local.get(k.returning) === 'true';
+  const utmSource = touch?.source ?? (consent === 'granted' ? parseAttribution(local.get(k.attribution))?.last.source : undefined);
+  const variant = chooseVariant({
+    utmSource,
+    returning,
+    hour: new Date().getHours(),
+    directActionSources: data.cta.directActionSources,
+    defaultVariant: data.cta.defaultVariant,
+  });
+  applyVariant(data, variant);
+  watchEngagement(window, () => showCtaLine('[data-cta-urgency]'), () => showCtaLine('[data-cta-valued]'));
+
+  const ref = () => (consent === 'granted' && attribution ? reference(attribution.last) : reference(touch));
+
+  // Every WhatsApp link goes through the same builder; tel: links stay in this tab.
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-whatsapp]')) {
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      tracker.track('contact_click', { channel: 'whatsapp', place: a.dataset.whatsapp });
+      openWhatsApp(whatsappUrl(data.whatsapp, buildMessage({ templates: data.messages, variant, city: data.page.city, reference: ref() })), () => {});
+    });
+  }
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href^="tel:"]')) {
+    a.removeAttribute('target');
+    a.addEventListener('click', () => tracker.track('contact_click', { channel: 'phone', place: a.dataset.call ?? 'link' }));
+  }
+  initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
+
+  // Events: queued until consent allows sending.
+  const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(utmSource));
+  const fromStealth = session.get(k.fromStealth) === '1';
+  const pending = session.get(k.pending);
+  const start = () => {
+    remember();
+    local.set(k.returning, 'true');
+    session.remove(k.fromStealth);
+    session.remove(k.pending);
+    tracker.start(providerSink(data.analytics, Boolean(data.watch)));
+  };
+  if (pending) {
+    try {
+      for (const [name, params] of JSON.parse(pending) as [string, Record<string, string>][]) tracker.track(name, params);
+    } catch {
+      /* corrupt: ignore */
+    }
+  }
+  tracker.track('page_view', {
+    page_path: location.pathname,
+    lang: data.lang,
+    variant,
+    from_stealth: fromStealth,
+    first_source: attribution?.first.source ?? parseAttribution(local.get(k.attribution))?.first.source,
+    last_source: touch?.source,
+    last_medium: touch?.medium,
+    last_campaign: touch?.campaign,
+  });
+  tracker.track('site_visit', { funnel: 'site_visit' });
+  if (isDirectory) tracker.once('directory_first_contact', 'directory_first_contact', { source: utmSource });
+  if (data.page.id === 'contact' || data.page.id === 'booking') tracker.track('contact_view', { page: data.page.id });
+
+  const onScroll = createScrollTracker(tracker);
+  window.addEventListener('scroll', () => onScroll(scrollPercent(window.scrollY, window.innerHeight, document.documentElement.scrollHeight)), { passive: true });
+  watchHighEngagement(tracker, window);
+  watchTimeOnPage(tracker);
+  watchExitIntent(tracker);
+  window.addEventListener('error', (e) => tracker.track('exception', { description: String(e.message).slice(0, 150), fatal: false }));
+
+  // Below-the-fold sentinel: a performance-loaded flag once visible (content deferred 50 px early).
+  const sentinel = document.querySelector('[data-sentinel]');
+  if (sentinel && 'IntersectionObserver' in window) {
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((en) => en.isIntersecting)) {
+          document.documentElement.dataset.performanceLoaded = 'true';
+          io.disconnect();
+        }
+      },
+      { rootMargin: '50px' },
+    );
+    io.observe(sentinel);
+  }
+
+  if (consent === 'granted') start();
+  initConsentBanner(consent, (choice) => {
+    consent = choice;
+    local.set(k.consent, choice);
+    if (choice === 'granted') start();
+    else {
+      tracker.stop();
+      for (const key of [k.attribution, k.returning]) local.remove(key);
+      session.remove(k.fromStealth);
+      session.remove(k.pending);
+    }
+  });
+  registerServiceWorker();
+}
+
 document.documentElement.classList.add('js');
+const data = readData();
+if (data) run(data);

@@ -10,7 +10,7 @@ import { loadSite } from './content/load.ts';
 import { checkContent } from './content/checks.ts';
 import type { Site } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
-import { bundleAssets } from './assets/bundle.ts';
+import { bundleAssets, bundleServiceWorker } from './assets/bundle.ts';
 import { processImages } from './assets/images.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
 import { renderRoute } from './render/page.ts';
@@ -145,7 +145,10 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
 
-  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), manifestFile(site, assets)])
+  const offline = Object.fromEntries(routes.routes.filter((r) => r.kind === 'offline').map((r) => [r.lang === site.defaultLanguage ? '' : r.lang, r.path]));
+  const precache = [assets.css, assets.js, assets.icon, ...Object.values(offline)];
+  const sw = await bundleServiceWorker(config.projectRoot, precache, offline);
+  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), manifestFile(site, assets), sw])
     await writer.write(f.file, f.content);
 
   if (config.strict && diags.warnings.length) return fail('strict');

@@ -19,7 +19,16 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
         <title>{head.title}</title>
         {head.description && <meta name="description" content={head.description} />}
         {head.robots && <meta name="robots" content={head.robots} />}
-        {head.forward && <script src={assets.forward} data-target={head.forward.target} data-delay={head.forward.delay} data-source={route.source} />}
+        {head.forward && (
+          <script
+            src={assets.forward}
+            data-target={head.forward.target}
+            data-delay={head.forward.delay}
+            data-source={route.source}
+            data-storage-key={route.source ? site.config.storageKey : undefined}
+            data-consent-mode={route.source ? String(site.config.features.consent) : undefined}
+          />
+        )}
         {head.forward?.refresh && <meta httpEquiv="refresh" content={`0; url=${head.forward.target}`} />}
         {head.forward && !head.forward.refresh && (
           <noscript>

@@ -38,9 +38,25 @@ async function bundleOne(entry: string, options: BuildOptions, label: string): P
   }
 }
 
+/** The service worker, versioned by the build's assets: `/sw.js` at the root, never hashed. */
+export async function bundleServiceWorker(projectRoot: string, precache: readonly string[], offline: Record<string, string>): Promise<OutputFile> {
+  const cache = `site-${contentHash(JSON.stringify([precache, offline]))}`;
+  const code = await bundleOne(
+    path.join(projectRoot, 'client', 'sw.ts'),
+    {
+      format: 'iife',
+      target: ['es2020'],
+      platform: 'browser',
+      define: { __CACHE__: JSON.stringify(cache), __PRECACHE__: JSON.stringify(precache), __OFFLINE__: JSON.stringify(offline) },
+    },
+    'client',
+  );
+  return { file: 'sw.js', content: code };
+}
+
 /** Bundle `client/main.ts`, `client/forward.ts` and `templates/styles/site.css`. */
 export async function bundleAssets(projectRoot: string, define: Record<string, string> = {}): Promise<BundledAssets> {
-  const script: BuildOptions = { format: 'iife', target: ['es2020', 'safari14'], platform: 'browser', define };
+  const script: BuildOptions = { format: 'iife', target: ['es2020', 'chrome90', 'safari15', 'firefox90'], platform: 'browser', define };
   const [js, forward, css] = await Promise.all([
     bundleOne(path.join(projectRoot, 'client', 'main.ts'), script, 'client'),
     bundleOne(path.join(projectRoot, 'client', 'forward.ts'), script, 'client'),

@@ -56,8 +56,11 @@ export const pagesSchema = z
       id,
       path: routePath,
       template: id,
-      /** page: indexable; not-found: the 404 page; admin: only when features.admin, default language only. */
-      kind: z.enum(['page', 'not-found', 'admin']).default('page'),
+      /**
+       * page: indexable; not-found: the 404 page; offline: the service worker's fallback page;
+       * admin: only when features.admin, default language only. All but page are noindex.
+       */
+      kind: z.enum(['page', 'not-found', 'offline', 'admin']).default('page'),
       /** Id of the page this one duplicates (its canonical); it is then left out of the sitemap. */
       canonical: id.optional(),
       /** Breadcrumb parent page id. */

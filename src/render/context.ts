@@ -2,6 +2,7 @@
 import type { Site } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
+import type { ClientData } from './client-data.ts';
 
 /** A processed image: the fallback `src` plus modern-format sources. */
 export interface ImageAsset {
@@ -75,5 +76,5 @@ export interface PageContext {
   /** Language switcher entries: each language with the path of this page there (or its home). */
   languageLinks: readonly { lang: string; href: string; name: string; current: boolean }[];
   /** Data for the client script, emitted as a JSON block (not executable). */
-  clientData: Readonly<Record<string, unknown>>;
+  clientData: ClientData;
 }

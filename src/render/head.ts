@@ -51,9 +51,9 @@ export function buildHead(
 ): HeadData {
   const { title, description } = routeTitle(route, t, routes);
   const base = site.config.baseUrl;
-  const canonical = route.kind === 'not-found' ? undefined : absoluteUrl(base, route.canonical ?? route.path);
+  const canonical = route.kind === 'not-found' || route.kind === 'offline' ? undefined : absoluteUrl(base, route.canonical ?? route.path);
   const robots =
-    route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'redirect' || route.kind === 'landing' || route.kind === 'not-found' ? 'noindex' : undefined;
+    route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'page' || route.kind === 'post' || route.kind === 'blog' || route.kind === 'category' ? undefined : 'noindex';
   const fullTitle = route.kind === 'landing' ? title : t('head.titleTemplate', { title, brand: site.config.brand });
   return {
     title: fullTitle,

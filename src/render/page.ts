@@ -7,6 +7,7 @@ import { absoluteUrl, localize } from '../routes/paths.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
+import { clientData } from './client-data.ts';
 import type { TemplateModule } from './templates.ts';
 
 /** Shared per build: the site, its routes, assets and templates. */
@@ -74,15 +75,7 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     head,
     format: formatFor(site, lang, t('lang.locale'), t('timeline.quarter')),
     languageLinks,
-    clientData: {
-      lang,
-      defaultLanguage: site.defaultLanguage,
-      languages: site.languages,
-      storageKey: site.config.storageKey,
-      consent: site.config.features.consent,
-      analytics: site.config.analytics,
-      ...env.clientExtra,
-    },
+    clientData: { ...clientData(site, route, t), ...env.clientExtra },
   };
 }
 

@@ -7,7 +7,7 @@ import type { Diagnostics } from '../diagnostics.ts';
 import type { PageDef, Post, Site } from '../content/model.ts';
 import { fileForPath, localize } from './paths.ts';
 
-export type RouteKind = 'page' | 'post' | 'blog' | 'category' | 'not-found' | 'admin' | 'redirect' | 'landing';
+export type RouteKind = 'page' | 'post' | 'blog' | 'category' | 'not-found' | 'offline' | 'admin' | 'redirect' | 'landing';
 
 export interface Route {
   kind: RouteKind;
@@ -92,7 +92,7 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   }
 
   // Targets must be real pages: collect the paths built so far (stubs never point at stubs).
-  const pagePaths = new Set(routes.filter((r) => r.kind !== 'not-found').map((r) => r.path));
+  const pagePaths = new Set(routes.filter((r) => r.kind !== 'not-found' && r.kind !== 'offline').map((r) => r.path));
   const finalTargets = resolveRedirects(site, pagePaths, diags);
   for (const [from, to] of finalTargets) {
     for (const lang of languages) {

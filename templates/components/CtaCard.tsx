@@ -3,16 +3,13 @@ import { whatsappHref } from './Blocks.tsx';
 
 /**
  * The floating call-to-action card. It renders the default variant; the client script swaps in
- * the chosen variant's texts (all variants are in the page as data, never in code).
+ * the chosen variant's texts (from the page's client data, never from code).
  */
 export function CtaCard({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   const v = site.cta.variants.find((x) => x.id === site.cta.defaultVariant) ?? site.cta.variants[0]!;
-  const texts = Object.fromEntries(
-    site.cta.variants.map((x) => [x.id, { icon: x.icon, color: x.color, primary: t(`cta.${x.id}.primary`), secondary: t(`cta.${x.id}.secondary`), urgency: t(`cta.${x.id}.urgency`) }]),
-  );
   return (
-    <aside className="cta-card" aria-labelledby="cta-title" data-cta data-variants={JSON.stringify(texts)}>
+    <aside className="cta-card" aria-labelledby="cta-title" data-cta>
       <p className="cta-urgency" data-cta-urgency hidden>
         {t(`cta.${v.id}.urgency`)}
       </p>

@@ -25,7 +25,7 @@ function Carousel({ ctx, images, id, label }: { ctx: PageContext; images: readon
           <button type="button" className="icon-button" data-prev aria-label={t('gallery.previous')} hidden>
             ‹
           </button>
-          <p className="carousel-counter" aria-live="polite" data-counter>
+          <p className="carousel-counter" aria-live="polite" data-counter data-template={t('gallery.counter')}>
             {t('gallery.counter', { n: 1, total: images.length })}
           </p>
           <button type="button" className="icon-button" data-next aria-label={t('gallery.next')} hidden>

@@ -1,13 +1,14 @@
 import type { PageContext } from '../../src/render/context.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
-/** Not-found page, one per language. */
+/** Not-found page, one per language; also the offline page the service worker falls back to. */
 export function NotFound({ ctx }: { ctx: PageContext }) {
-  const { t } = ctx;
+  const { t, route } = ctx;
+  const key = route.kind === 'offline' ? 'offline' : 'notFound';
   return (
     <main id="main" tabIndex={-1}>
       <div className="container narrow">
-        <PageIntro title={t('notFound.title')} intro={t('notFound.text')} />
+        <PageIntro title={t(`${key}.title`)} intro={t(`${key}.text`)} />
         <ul className="button-row">
           <li>
             <a className="button button-primary" href={ctx.link('home')}>

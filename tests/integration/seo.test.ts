@@ -111,7 +111,7 @@ describe('sitemap and robots', () => {
   });
 
   it('[R-BUILD-6] assets are content-hashed and _headers caches them for a year', () => {
-    const assets = [...pages.values()].length && read(out, 'index.html').match(/\/assets\/[^"]+/g)!;
+    const assets = read(out, 'index.html').match(/\/assets\/[^"]+/g)!;
     for (const a of assets) {
       expect(a).toMatch(/\.[0-9a-f]{10}\.[a-z0-9]+$/);
       expect(existsSync(path.join(out, a))).toBe(true);

@@ -1,0 +1,105 @@
+/** The booking form: validate in the browser, then hand the request to WhatsApp. Never posts. */
+import type { ClientData } from '../src/render/client-data.ts';
+import { buildMessage, FIELD_ORDER, whatsappUrl, type BookingFields } from './message.ts';
+import { zonedInstant, zonedToday } from './zoned.ts';
+
+export const OPEN_DELAY = 100;
+const REQUIRED = ['name', 'date', 'time', 'duration', 'location'] as const;
+
+/** Field errors (text keys of data.texts) for the values; empty when the request can go. */
+export function validateBooking(v: BookingFields, now: number, booking: ClientData['booking']): Partial<Record<keyof BookingFields, string>> {
+  const errors: Partial<Record<keyof BookingFields, string>> = {};
+  for (const k of REQUIRED) if (!v[k]?.trim()) errors[k] = 'required';
+  if (v.email?.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errors.email = 'invalidEmail';
+  if (v.phone?.trim() && !/^\+?[\d\s().-]{6,20}$/.test(v.phone.trim())) errors.phone = 'invalidPhone';
+  if (!errors.date && !errors.time) {
+    const at = zonedInstant(v.date!, v.time!, booking.timezone);
+    if (at === undefined) errors.date = 'invalidDate';
+    else if (at < now + booking.minAdvanceHours * 3_600_000) errors.time = 'tooSoon';
+  }
+  return errors;
+}
+
+/** Open a tab inside the click (browsers allow it only there), point it at the chat 100 ms later. */
+export function openWhatsApp(url: string, onBlocked: () => void): void {
+  const tab = window.open('', '_blank');
+  if (tab) tab.opener = null;
+  setTimeout(() => {
+    if (tab && !tab.closed) tab.location.href = url;
+    else {
+      onBlocked();
+      window.location.href = url;
+    }
+  }, OPEN_DELAY);
+}
+
+export interface BookingDeps {
+  data: ClientData;
+  variant: () => string;
+  reference: () => string;
+  onSubmit: () => void;
+}
+
+export function initBooking(deps: BookingDeps): void {
+  const form = document.querySelector<HTMLFormElement>('form[data-booking]');
+  if (!form) return;
+  const { data } = deps;
+  const success = document.querySelector<HTMLElement>('[data-booking-success]');
+  const status = form.querySelector<HTMLElement>('[data-form-status]')!;
+  const spinner = form.querySelector<HTMLElement>('[data-spinner]');
+  const dateInput = form.elements.namedItem('date') as HTMLInputElement | null;
+  if (dateInput) dateInput.min = zonedToday(Date.now(), data.booking.timezone);
+  form.hidden = false;
+
+  const setError = (name: string, key: string | undefined) => {
+    const input = form.elements.namedItem(name) as HTMLInputElement | null;
+    const box = document.getElementById(`booking-${name}-error`);
+    if (!input || !box) return;
+    if (key) {
+      box.textContent = data.texts[key] ?? key;
+      box.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      input.setAttribute('aria-describedby', box.id);
+    } else {
+      box.hidden = true;
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+    }
+  };
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const values: BookingFields = {};
+    for (const k of FIELD_ORDER) {
+      const el = form.elements.namedItem(k) as HTMLInputElement | null;
+      if (el) values[k] = el.value;
+    }
+    const errors = validateBooking(values, Date.now(), data.booking);
+    for (const k of FIELD_ORDER) setError(k, errors[k]);
+    const first = FIELD_ORDER.find((k) => errors[k]);
+    if (first) {
+      status.textContent = errors.time === 'tooSoon' && Object.keys(errors).length === 1 ? data.texts.tooSoon! : data.texts.summary!;
+      status.hidden = false;
+      (form.elements.namedItem(first) as HTMLElement).focus();
+      return;
+    }
+    status.hidden = true;
+    const text = buildMessage({ templates: data.messages, variant: deps.variant(), city: data.page.city, fields: values, reference: deps.reference() });
+    deps.onSubmit();
+    if (spinner) spinner.hidden = false;
+    form.setAttribute('aria-busy', 'true');
+    openWhatsApp(whatsappUrl(data.whatsapp, text), () => {
+      status.textContent = data.texts.blocked!;
+      status.hidden = false;
+    });
+    setTimeout(() => {
+      if (spinner) spinner.hidden = true;
+      form.removeAttribute('aria-busy');
+      form.hidden = true;
+      if (success) {
+        success.hidden = false;
+        success.focus();
+      }
+    }, OPEN_DELAY + 50);
+  });
+}
