@@ -1,0 +1,363 @@
+/** The client script in headless Chromium against the built site served on localhost. */
+import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildSite, copyContent, edit, htmlFiles, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { startStaticServer } from '../../src/server/static.ts';
+
+const hasChrome = Boolean(chromePath());
+if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
+
+let browser: Browser;
+beforeAll(async () => {
+  if (hasChrome) browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Build a site (optionally changed), serve it, and return its base URL. */
+async function serve(change?: (content: string) => void): Promise<{ base: string; server: Server; files: string[] }> {
+  const content = copyContent();
+  change?.(content);
+  const { out } = await buildSite(content);
+  const { server, url } = await startStaticServer({ root: out });
+  return { base: url, server, files: htmlFiles(out) };
+}
+
+/** A fresh context that answers external requests itself (tests never reach out) and records them. */
+async function newContext(opts: { width?: number } = {}): Promise<{ context: BrowserContext; external: string[] }> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: 844 } });
+  const external: string[] = [];
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => {
+    external.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
+  });
+  return { context, external };
+}
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  return errors;
+}
+
+describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', () => {
+  let base: string;
+  let server: Server;
+  let files: string[];
+  beforeAll(async () => {
+    ({ base, server, files } = await serve());
+  });
+  afterAll(() => server?.close());
+
+  it('[R-JS-1] mobile menu: toggles with aria-expanded, closes on Escape and on a link', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    const toggle = page.locator('summary.menu-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    await page.locator('.menu-panel a[href="#gallery"]').click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await context.close();
+  });
+
+  it('[R-JS-2][R-UI-5] gallery: arrows wrap both ways, thumbnails select, counter and keys follow, next 2 preloaded', async () => {
+    const { context } = await newContext({ width: 1280 });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    const g = page.locator('[data-carousel="gallery-lifestyle"]');
+    const counter = g.locator('[data-counter]');
+    const visible = async () => g.locator('[data-slide]:not([hidden])').getAttribute('data-slide');
+    expect(await counter.innerText()).toBe('1 of 8');
+    await g.locator('[data-prev]').click();
+    expect(await counter.innerText()).toBe('8 of 8');
+    expect(await visible()).toBe('7');
+    await g.locator('[data-next]').click();
+    expect(await counter.innerText()).toBe('1 of 8');
+    await g.locator('[data-thumb="4"]').click();
+    expect(await counter.innerText()).toBe('5 of 8');
+    expect(await g.locator('[data-thumb="4"]').getAttribute('aria-current')).toBe('true');
+    const loading = await g.locator('[data-slide] img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).loading));
+    expect(loading[5]).toBe('eager');
+    expect(loading[6]).toBe('eager');
+    await g.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await counter.innerText()).toBe('6 of 8');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await counter.innerText()).toBe('4 of 8');
+    expect(await page.locator('[data-featured]').isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('[R-JS-3][R-UI-6][R-UI-22] health dialog opens, toggles the medical details, and returns focus on close', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    const opener = page.locator('[data-dialog-open="health-dialog"]');
+    await opener.click();
+    const dialog = page.locator('#health-dialog');
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    expect(await page.locator('dialog').count()).toBe(1);
+    const toggle = dialog.locator('[data-toggle]');
+    expect(await page.locator('#health-details').isVisible()).toBe(false);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('#health-details').innerText()).toMatch(/every 3 months/);
+    await toggle.click();
+    expect(await page.locator('#health-details').isVisible()).toBe(false);
+    await page.keyboard.press('Escape');
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+
+  it('[R-JS-4] the language switch is saved and only the root home honours it', async () => {
+    const { context } = await newContext({ width: 1280 });
+    const page = await context.newPage();
+    await page.goto(`${base}/rates`);
+    await page.locator('.header-tools-desktop a[data-lang="es"]').click();
+    await page.waitForURL(`${base}/es/rates`);
+    expect(await page.evaluate(() => localStorage.getItem('aurelia.lang'))).toBe('es');
+    await page.goto(`${base}/`);
+    await page.waitForURL(`${base}/es`);
+    await page.goto(`${base}/contact`);
+    expect(page.url()).toBe(`${base}/contact`);
+    await context.close();
+  });
+
+  it('[R-BOOK-2] booking validation: required fields and the 3-hour rule with localised, accessible messages', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/es/booking`);
+    await page.locator('form[data-booking] button[type="submit"]').click();
+    const name = page.locator('#booking-name');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#booking-name-error').innerText()).toBeTruthy();
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.locator('[data-form-status]').getAttribute('role')).toBe('alert');
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    // Sooner than 3 hours in Madrid points to a call or WhatsApp.
+    const soon = await page.evaluate(() => {
+      const f = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+      const p = Object.fromEntries(f.formatToParts(Date.now() + 60 * 60 * 1000).map((x) => [x.type, x.value]));
+      return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+    });
+    await name.fill('Ana');
+    await page.locator('#booking-date').fill(soon.date);
+    await page.locator('#booking-time').fill(soon.time);
+    await page.locator('#booking-duration').selectOption('1h');
+    await page.locator('#booking-location').selectOption('hotel');
+    await page.locator('form[data-booking] button[type="submit"]').click();
+    expect(await page.locator('#booking-time').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[data-form-status]').innerText()).toContain('+34 600 000 000');
+    await context.close();
+  });
+
+  it('[R-BOOK-1][R-BOOK-3][R-BOOK-4][R-BOOK-5] a valid booking opens the exact wa.me URL in a new tab and shows the success message', async () => {
+    const { context, external } = await newContext();
+    const page = await context.newPage();
+    const own: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().startsWith(base) && r.method() !== 'GET') own.push(r.url());
+    });
+    await page.goto(`${base}/booking?utm_source=eros&utm_medium=listing`);
+    await page.locator('#booking-name').fill('Carlos');
+    await page.locator('#booking-phone').fill('+34 612 345 678');
+    await page.locator('#booking-date').fill('2099-06-01');
+    await page.locator('#booking-time').fill('21:30');
+    await page.locator('#booking-duration').selectOption('dinner');
+    await page.locator('#booking-location').selectOption('restaurant');
+    await page.locator('#booking-message').fill('Мы — ¿vale? ελληνικά');
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.locator('form[data-booking] button[type="submit"]').click()]);
+    expect(await page.locator('[data-spinner]').isVisible()).toBe(true);
+    await popup.waitForURL(/^https:\/\/wa\.me\//);
+    const variant = (await page.locator('[data-cta]').getAttribute('data-variant'))!;
+    // Expected text from the content files, independently of the client's builder.
+    const cta = parse(readFileSync(path.join(SHIPPED_CONTENT, 'data/cta.yaml'), 'utf8'));
+    const es = parse(readFileSync(path.join(SHIPPED_CONTENT, 'i18n/es.yaml'), 'utf8'));
+    const text = [
+      cta.messages.intro[variant].replace('{city}', ''),
+      'Nombre: Carlos',
+      'Teléfono: +34 612 345 678',
+      'Fecha: 2099-06-01',
+      'Hora: 21:30',
+      `Duración: ${es.booking.duration.dinner}`,
+      `Lugar: ${es.booking.location.restaurant}`,
+      'Mensaje: Мы — ¿vale? ελληνικά',
+      'Ref: eros / listing',
+    ].join('\n');
+    expect(popup.url()).toBe(`https://wa.me/34600000000?text=${encodeURIComponent(text)}`);
+    await page.locator('[data-booking-success]').waitFor();
+    expect(await page.locator('[data-booking-success]').innerText()).toContain('+34\u00a0600\u00a0000\u00a0000');
+    expect(own).toEqual([]);
+    expect(external.filter((u) => !u.startsWith('https://wa.me/'))).toEqual([]);
+    await context.close();
+  });
+
+  it('[R-BOOK-6] the floating card and every WhatsApp link use the same builder; tel: stays in the tab', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/madrid-vip-escort`);
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.locator('a[data-whatsapp]').first().click()]);
+    await popup.waitForURL(/wa\.me/);
+    const text = decodeURIComponent(popup.url().split('text=')[1]!);
+    expect(text).toMatch(/ en Madrid/);
+    for (const tel of await page.locator('a[href^="tel:"]').all()) expect(await tel.getAttribute('target')).toBeNull();
+    await context.close();
+  });
+
+  it('[R-PRIV-1] before a choice nothing but the language is stored and no analytics runs; Reject keeps it so', async () => {
+    const { context, external } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/s/eros-madrid?utm_source=eros&utm_campaign=x`);
+    await page.waitForURL(`${base}/madrid-vip-escort?utm_source=eros&utm_campaign=x`);
+    expect(await page.evaluate(() => sessionStorage.getItem('from_stealth'))).toBeNull();
+    const banner = page.locator('[data-consent]');
+    await banner.waitFor();
+    const [accept, reject] = await banner.locator('button').all();
+    const box = async (l: typeof accept) => (await l!.boundingBox())!;
+    expect(Math.abs((await box(accept)).width - (await box(reject)).width)).toBeLessThan(2);
+    expect(await accept!.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(await reject!.evaluate((e) => getComputedStyle(e).backgroundColor));
+    const stored = await page.evaluate(() => Object.keys(localStorage));
+    expect(stored).toEqual([]);
+    await reject!.click();
+    expect(await page.evaluate(() => Object.keys(localStorage).sort())).toEqual(['aurelia.consent']);
+    // The message carries only this visit's source.
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.locator('a[data-whatsapp]').first().click()]);
+    await popup.waitForURL(/wa\.me/);
+    expect(decodeURIComponent(popup.url())).toMatch(/Ref: eros \/ x$/);
+    expect(external.filter((u) => !u.startsWith('https://wa.me/'))).toEqual([]);
+    // The footer link reopens the choice.
+    await page.locator('footer [data-consent-open]').click();
+    expect(await banner.isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('[R-JS-8][R-PRIV-1] after Accept, a /s/ page sets from_stealth and forwards with the query string', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/about`);
+    await page.locator('[data-consent] button[data-consent-choice="accept"]').click();
+    expect(await page.evaluate(() => localStorage.getItem('aurelia.returning'))).toBe('true');
+    await page.goto(`${base}/s/therichest?utm_source=therichest&x=1#top`);
+    await page.waitForURL(`${base}/about?utm_source=therichest&x=1#top`);
+    // The next page view reads the flag and clears it.
+    expect(await page.evaluate(() => sessionStorage.getItem('from_stealth'))).toBeNull();
+    const attribution = await page.evaluate(() => JSON.parse(localStorage.getItem('aurelia.attribution') ?? 'null'));
+    expect(attribution.last.source).toBe('therichest');
+    await context.close();
+  });
+
+  it('[R-ROUTE-6] a redirect stub forwards keeping query string and hash', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/es/monaco-escort?utm_source=a#areas`);
+    await page.waitForURL(`${base}/es/monaco-elite-companion?utm_source=a#areas`);
+    await context.close();
+  });
+
+  it('[R-JS-13][R-PRIV-3] the service worker serves the offline page and caches no visited page', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/es/rates`);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+    const cached = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const urls: string[] = [];
+      for (const n of names) for (const r of await (await caches.open(n)).keys()) urls.push(new URL(r.url).pathname);
+      return urls;
+    });
+    expect(cached).toContain('/es/offline');
+    expect(cached.filter((u) => !u.startsWith('/assets/') && !u.endsWith('/offline') && u !== '/offline')).toEqual([]);
+    await context.setOffline(true);
+    await page.goto(`${base}/es/contact`).catch(() => undefined);
+    expect(await page.locator('h1').innerText()).toBeTruthy();
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('main').innerText()).not.toContain('WhatsApp, phone');
+    await context.close();
+  });
+
+  it('[R-JS-14] no console error on any page', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    for (const f of files) {
+      if (f.startsWith('s/')) continue;
+      await page.goto(`${base}/${f === 'index.html' ? '' : f.replace(/\.html$/, '')}`);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe.skipIf(!hasChrome)('[R-PRIV-2][R-JS-11] consent mode off with an analytics provider', () => {
+  let base: string;
+  let server: Server;
+  beforeAll(async () => {
+    ({ base, server } = await serve((c) => {
+      edit(c, 'site.yaml', 'consent: true', 'consent: false');
+      edit(c, 'site.yaml', 'provider: none', 'provider: plausible\n  domain: aurelia-companion.example\n  src: https://plausible.example/js/script.manual.js');
+    }));
+  });
+  afterAll(() => server?.close());
+
+  it('loads the analytics script at once, stores attribution and the return-visitor flag, shows no banner', async () => {
+    const { context, external } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/s/girlsmadrid-madrid?utm_source=girlsmadrid`);
+    await page.waitForURL(`${base}/madrid-vip-escort?utm_source=girlsmadrid`);
+    await page.waitForFunction(() => Array.isArray(window.plausible?.q));
+    expect(external.some((u) => u.startsWith('https://plausible.example/js/'))).toBe(true);
+    expect(await page.locator('[data-consent]').count()).toBe(0);
+    expect(await page.locator('[data-cta]').getAttribute('data-variant')).toBe('direct_action');
+    const events = await page.evaluate(() => (window.plausible!.q as unknown[][]).map((a) => a[0]));
+    expect(events).toEqual(expect.arrayContaining(['stealth_visit', 'directory_view', 'pageview', 'site_visit', 'directory_first_contact']));
+    expect(events.filter((e) => e === 'pageview')).toHaveLength(1);
+    const props = await page.evaluate(() => (window.plausible!.q as [string, { props: Record<string, unknown> }][]).find((a) => a[0] === 'pageview')![1].props);
+    expect(props.from_stealth).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('aurelia.returning'))).toBe('true');
+    await context.close();
+  });
+});
+
+describe.skipIf(!hasChrome)('[R-PRIV-1] consent mode on with an analytics provider', () => {
+  let base: string;
+  let server: Server;
+  beforeAll(async () => {
+    ({ base, server } = await serve((c) => edit(c, 'site.yaml', 'provider: none', 'provider: plausible\n  domain: aurelia-companion.example\n  src: https://plausible.example/js/script.manual.js')));
+  });
+  afterAll(() => server?.close());
+
+  it('sends no analytics request before Accept, and the queued page view after it', async () => {
+    const { context, external } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/rates?utm_source=slixa`);
+    await page.mouse.wheel(0, 2000);
+    await page.waitForTimeout(300);
+    expect(external).toEqual([]);
+    await page.locator('[data-consent] button[data-consent-choice="accept"]').click();
+    await page.waitForFunction(() => Array.isArray(window.plausible?.q));
+    expect(external.some((u) => u.startsWith('https://plausible.example/'))).toBe(true);
+    const events = await page.evaluate(() => (window.plausible!.q as unknown[][]).map((a) => a[0]));
+    expect(events[0]).toBe('pageview');
+    await context.close();
+  });
+});
