@@ -63,6 +63,7 @@ function run(data: ClientData): void {
     defaultVariant: data.cta.defaultVariant,
   });
   applyVariant(data, variant);
+  document.documentElement.dataset.variant = variant;
   watchEngagement(window, () => showCtaLine('[data-cta-urgency]'), () => showCtaLine('[data-cta-valued]'));
 
   const ref = () => (consent === 'granted' && attribution ? reference(attribution.last) : reference(touch));

@@ -4,14 +4,19 @@ export function initMenu(): void {
   const toggle = menu?.querySelector('summary');
   if (!menu || !toggle) return;
   const sync = () => toggle.setAttribute('aria-expanded', String(menu.open));
+  // The toggle event is asynchronous: closing also updates the attribute at once.
+  const close = () => {
+    menu.open = false;
+    sync();
+  };
   sync();
   menu.addEventListener('toggle', sync);
   menu.addEventListener('click', (e) => {
-    if ((e.target as Element).closest('a')) menu.open = false;
+    if ((e.target as Element).closest('a')) close();
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && menu.open) {
-      menu.open = false;
+      close();
       toggle.focus();
     }
   });

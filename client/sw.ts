@@ -1,32 +1,32 @@
-/// <reference lib="webworker" />
 /**
  * The service worker (/sw.js). Versioned per build; cache-first for hashed assets, network-first
  * for pages with an offline page as fallback. For discretion on shared phones it never caches a
  * visited page, and it never touches other origins (WhatsApp, analytics).
+ * Type-checked with its own config (client/sw.tsconfig.json: the webworker library).
  */
-declare const self: ServiceWorkerGlobalScope;
 declare const __CACHE__: string;
 declare const __PRECACHE__: string[];
 /** Language prefix ('' for the default language) → offline page path. */
 declare const __OFFLINE__: Record<string, string>;
 
 const CACHE = __CACHE__;
+const sw = self as unknown as ServiceWorkerGlobalScope;
 
-self.addEventListener('install', (event) => {
+sw.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll(__PRECACHE__))
-      .then(() => self.skipWaiting()),
+      .then(() => sw.skipWaiting()),
   );
 });
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((names) => Promise.all(names.filter((n) => n.startsWith('site-') && n !== CACHE).map((n) => caches.delete(n))))
-      .then(() => self.clients.claim()),
+      .then(() => sw.clients.claim()),
   );
 });
 
@@ -35,10 +35,10 @@ function offlinePage(pathname: string): string {
   return __OFFLINE__[prefix] ?? __OFFLINE__['']!;
 }
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (request.method !== 'GET' || url.origin !== sw.location.origin) return;
   if (url.pathname.startsWith('/assets/')) {
     event.respondWith(
       caches.match(request).then(

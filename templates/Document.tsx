@@ -29,8 +29,9 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             data-consent-mode={route.source ? String(site.config.features.consent) : undefined}
           />
         )}
-        {head.forward?.refresh && <meta httpEquiv="refresh" content={`0; url=${head.forward.target}`} />}
-        {head.forward && !head.forward.refresh && (
+        {/* After the script, inside noscript: React hoists a bare <meta> above every script, and
+            with scripting on the forward script must win so the query string and hash survive. */}
+        {head.forward && (
           <noscript>
             <meta httpEquiv="refresh" content={`0; url=${head.forward.target}`} />
           </noscript>

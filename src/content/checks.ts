@@ -2,6 +2,9 @@
 import type { Diagnostics } from '../diagnostics.ts';
 import type { Site } from './model.ts';
 
+/** Longest title search engines show in full (also html-validate's long-title limit). */
+export const TITLE_LIMIT = 70;
+
 /** Add months to a YYYY-MM-DD date (clamped to the month's last day). */
 export function addMonths(date: string, months: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -87,6 +90,10 @@ export function checkContent(site: Site, diags: Diagnostics): void {
     diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.length} key(s) missing in ${lang} (shown as the key): ${list(keys)}` });
   for (const [slug, langs] of missingPosts(site))
     diags.warn({ code: 'missing-translation', file: `blog/${slug}`, message: `post not translated into ${langs.join(', ')}: not built in ${langs.length > 1 ? 'those languages' : 'that language'}` });
+
+  for (const post of site.posts)
+    if (post.title.length > TITLE_LIMIT)
+      diags.warn({ code: 'long-title', file: post.file, field: 'title', message: `${post.title.length} characters; search engines show about ${TITLE_LIMIT}` });
 
   if (site.config.features.admin)
     diags.warn({

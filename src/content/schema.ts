@@ -22,7 +22,7 @@ export const siteSchema = z.strictObject({
   colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i), background: z.string().regex(/^#[0-9a-f]{6}$/i) }),
   languages: z.array(langCode).min(1),
   defaultLanguage: langCode,
-  /** localStorage key for the saved language: product-specific, so it never clashes. */
+  /** Prefix of every browser-storage key (`<prefix>.lang`, `<prefix>.consent`…): product-specific, so nothing clashes. */
   storageKey: z.string().regex(/^[a-z0-9._-]+$/),
   provider: z.strictObject({
     name: z.string().min(1),

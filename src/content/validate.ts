@@ -40,10 +40,13 @@ export function validate<S extends z.ZodType>(
     const path = issue.path as PropertyKey[];
     const actual = valueAt(file.data, path);
     let message = issue.message;
-    let at = path;
+    let pos: { line: number; column: number } | undefined;
+    let field = fieldPath([...fieldPrefix, ...path]) || '(root)';
     if (issue.code === 'unrecognized_keys') {
-      message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (check the spelling; allowed keys are listed in README "Content")`;
-      at = [...path, issue.keys[0]!];
+      const key = issue.keys[0]!;
+      message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: check the spelling`;
+      pos = file.locateKey(path, key);
+      field = fieldPath([...fieldPrefix, ...path, key]);
     } else if (issue.code === 'invalid_type' && actual === undefined) {
       message = `missing required field: expected ${issue.expected}`;
     } else if (issue.code === 'invalid_type') {
@@ -51,13 +54,13 @@ export function validate<S extends z.ZodType>(
     } else if (actual !== undefined && issue.code !== 'too_small' && issue.code !== 'too_big') {
       message = `expected ${issue.message.replace(/^Invalid input: /, '')}, found ${describe(actual)}`;
     }
-    const pos = file.locate(at);
+    pos ??= file.locate(path);
     diags.error({
       code: 'schema',
       file: file.file,
       line: pos.line,
       column: pos.column,
-      field: fieldPath([...fieldPrefix, ...path]) || '(root)',
+      field,
       message,
       frame: codeFrame(file.source, pos.line - file.lineOffset, pos.column),
     });

@@ -1,5 +1,5 @@
 /** YAML files parsed with positions, so schema errors can point at a line. */
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
 
 /** A parsed YAML file that can say where any field is. */
@@ -11,6 +11,8 @@ export interface YamlFile {
   data: unknown;
   /** Line and column of the value at `path`, or of its nearest existing parent. */
   locate(path: readonly PropertyKey[]): { line: number; column: number };
+  /** Line and column of the key `key` in the mapping at `path` (for unknown keys). */
+  locateKey(path: readonly PropertyKey[], key: string): { line: number; column: number };
 }
 
 /** Parse `source`; YAML syntax errors are reported (file, line, column) and yield `undefined`. */
@@ -51,6 +53,17 @@ export function parseYaml(
         }
       }
       return { line: 1 + lineOffset, column: 1 };
+    },
+    locateKey(path, key) {
+      const parent = path.length === 0 ? doc.contents : doc.getIn(path as unknown[], true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === key);
+        if (pair && isNode(pair.key) && pair.key.range) {
+          const pos = lineCounter.linePos(pair.key.range[0]);
+          return { line: pos.line + lineOffset, column: pos.col };
+        }
+      }
+      return this.locate([...path, key]);
     },
   };
 }

@@ -47,7 +47,7 @@ export interface HeadData {
   /** JSON-LD objects, escaped by the Document template. */
   jsonLd: readonly object[];
   /** Target of a redirect stub or landing page (absolute path). */
-  forward?: { target: string; delay: number; refresh: boolean };
+  forward?: { target: string; delay: number };
 }
 
 /** Locale-aware formatting for the route's language. */

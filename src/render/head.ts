@@ -5,6 +5,7 @@ import { absoluteUrl } from '../routes/paths.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { Alternate, HeadData } from './context.ts';
 import { structuredData } from './jsonld.ts';
+import { TITLE_LIMIT } from '../content/checks.ts';
 
 /** Page title and description before the brand is added. */
 export function routeTitle(route: Route, t: Translate, routes: RouteTable): { title: string; description: string } {
@@ -54,7 +55,9 @@ export function buildHead(
   const canonical = route.kind === 'not-found' || route.kind === 'offline' ? undefined : absoluteUrl(base, route.canonical ?? route.path);
   const robots =
     route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'page' || route.kind === 'post' || route.kind === 'blog' || route.kind === 'category' ? undefined : 'noindex';
-  const fullTitle = route.kind === 'landing' ? title : t('head.titleTemplate', { title, brand: site.config.brand });
+  // Search engines cut titles past about 70 characters: a long title goes without the brand.
+  const branded = t('head.titleTemplate', { title, brand: site.config.brand });
+  const fullTitle = route.kind === 'landing' || branded.length > TITLE_LIMIT ? title : branded;
   return {
     title: fullTitle,
     description,
@@ -67,9 +70,9 @@ export function buildHead(
     jsonLd: canonical ? structuredData({ site, route, t, routes, title, description, canonical, imageUrl }) : [],
     forward:
       route.kind === 'redirect'
-        ? { target: route.target!, delay: 0, refresh: true }
+        ? { target: route.target!, delay: 0 }
         : route.kind === 'landing'
-          ? { target: route.target!, delay: 50, refresh: false }
+          ? { target: route.target!, delay: 50 }
           : undefined,
   };
 }

@@ -94,7 +94,7 @@ export function Venues({ ctx }: { ctx: PageContext }) {
   );
 }
 
-/** A phone number for display: non-breaking spaces keep it on one line. */
+/** Text of a phone link: non-breaking spaces keep the number (and its label) on one line. */
 export function displayPhone(phone: string): string {
   return phone.replace(/ /g, '\u00a0');
 }
@@ -115,7 +115,7 @@ export function ContactButtons({ ctx, context }: { ctx: PageContext; context: st
         <span className="visually-hidden"> {t('nav.newTab')}</span>
       </a>
       <a className="button" href={`tel:${site.config.contact.phone.replace(/\s+/g, '')}`} data-call={context}>
-        {t('contact.call', { phone: displayPhone(site.config.contact.phone) })}
+        {displayPhone(t('contact.call', { phone: site.config.contact.phone }))}
       </a>
     </div>
   );

@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { whatsappHref } from './Blocks.tsx';
+import { displayPhone, whatsappHref } from './Blocks.tsx';
 
 /**
  * The floating call-to-action card. It renders the default variant; the client script swaps in
@@ -31,7 +31,7 @@ export function CtaCard({ ctx }: { ctx: PageContext }) {
           <span className="visually-hidden"> {t('nav.newTab')}</span>
         </a>
         <a className="button" href={`tel:${site.config.contact.phone.replace(/\s+/g, '')}`} data-call="cta">
-          {t('cta.call')}
+          {displayPhone(t('cta.call'))}
         </a>
       </div>
     </aside>

@@ -7,7 +7,7 @@ function Carousel({ ctx, images, id, label }: { ctx: PageContext; images: readon
   const first = images[0];
   if (!first) return null;
   return (
-    <div className="carousel" data-carousel={id} role="group" aria-roledescription={t('gallery.carousel')} aria-label={label}>
+    <div className="carousel" id={id} data-carousel={id} role="group" aria-roledescription={t('gallery.carousel')} aria-label={label}>
       <div className="carousel-stage">
         <ul className="carousel-slides">
           {images.map((img, i) => (

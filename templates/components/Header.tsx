@@ -56,7 +56,7 @@ function Tools({ ctx, inMenu }: { ctx: PageContext; inMenu?: boolean }) {
         </a>
       ))}
       <a className="header-link phone-link" href={`tel:${tel}`}>
-        {t('nav.call', { phone: displayPhone(site.config.contact.phone) })}
+        {displayPhone(t('nav.call', { phone: site.config.contact.phone }))}
       </a>
     </div>
   );

@@ -40,7 +40,7 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
   });
 
   it('a wrong type says what was expected and what was found', async () => {
-    await expectFailure((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: "cheap" }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[0\]\.price: expected number, found the text "cheap"/);
+    await expectFailure((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: "cheap" }'), /data\/rates\.yaml:3:\d+: error \[schema\] tiers\[0\]\.price: expected number, found the text "cheap"/);
   });
 
   it('an unknown key is an error naming the key', async () => {
