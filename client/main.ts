@@ -54,7 +54,8 @@ function run(data: ClientData): void {
     else local.remove(k.attribution);
   };
   const returning = consent === 'granted' && local.get(k.returning) === 'true';
-  const utmSource = touch?.source ?? (consent === 'granted' ? parseAttribution(local.get(k.attribution))?.last.source : undefined);
+  if (consent === 'granted') remember();
+  const utmSource = touch?.source ?? attribution?.last.source;
   const variant = chooseVariant({
     utmSource,
     returning,
@@ -87,7 +88,7 @@ function run(data: ClientData): void {
   const fromStealth = session.get(k.fromStealth) === '1';
   const pending = session.get(k.pending);
   const start = () => {
-    remember();
+    if (!attribution) remember();
     local.set(k.returning, 'true');
     session.remove(k.fromStealth);
     session.remove(k.pending);
@@ -105,10 +106,11 @@ function run(data: ClientData): void {
     lang: data.lang,
     variant,
     from_stealth: fromStealth,
-    first_source: attribution?.first.source ?? parseAttribution(local.get(k.attribution))?.first.source,
-    last_source: touch?.source,
-    last_medium: touch?.medium,
-    last_campaign: touch?.campaign,
+    // Before consent only this visit's source is known; stored attribution needs consent.
+    first_source: attribution?.first.source ?? touch?.source,
+    last_source: attribution?.last.source ?? touch?.source,
+    last_medium: attribution?.last.medium ?? touch?.medium,
+    last_campaign: attribution?.last.campaign ?? touch?.campaign,
   });
   tracker.track('site_visit', { funnel: 'site_visit' });
   if (isDirectory) tracker.once('directory_first_contact', 'directory_first_contact', { source: utmSource });

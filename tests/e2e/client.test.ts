@@ -300,7 +300,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-14] no console error on any page', async () => {
+  it('no console error on any page', async () => {
     const { context } = await newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -324,7 +324,7 @@ describe.skipIf(!hasChrome)('[R-PRIV-2][R-JS-11] consent mode off with an analyt
   });
   afterAll(() => server?.close());
 
-  it('loads the analytics script at once, stores attribution and the return-visitor flag, shows no banner', async () => {
+  it('[R-JS-9] loads the analytics script at once, sends the page view with attribution and from_stealth, stores the return-visitor flag, shows no banner', async () => {
     const { context, external } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/s/girlsmadrid-madrid?utm_source=girlsmadrid`);
@@ -338,6 +338,15 @@ describe.skipIf(!hasChrome)('[R-PRIV-2][R-JS-11] consent mode off with an analyt
     expect(events.filter((e) => e === 'pageview')).toHaveLength(1);
     const props = await page.evaluate(() => (window.plausible!.q as [string, { props: Record<string, unknown> }][]).find((a) => a[0] === 'pageview')![1].props);
     expect(props.from_stealth).toBe(true);
+    expect(props.last_source).toBe('girlsmadrid');
+    expect(props.first_source).toBe('girlsmadrid');
+    // from_stealth was read, then cleared: the next page view does not carry it.
+    expect(await page.evaluate(() => sessionStorage.getItem('from_stealth'))).toBeNull();
+    await page.goto(`${base}/rates`);
+    await page.waitForFunction(() => Array.isArray(window.plausible?.q));
+    const next = await page.evaluate(() => (window.plausible!.q as [string, { props: Record<string, unknown> }][]).find((a) => a[0] === 'pageview')![1].props);
+    expect(next.from_stealth).toBe(false);
+    expect(next.first_source).toBe('girlsmadrid');
     expect(await page.evaluate(() => localStorage.getItem('aurelia.returning'))).toBe('true');
     await context.close();
   });

@@ -1,5 +1,6 @@
 /** Head metadata, hreflang, sitemap and host rules of the shipped site, read from dist. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, copyContent, htmlFiles, read } from '../helpers/site.ts';
@@ -111,12 +112,17 @@ describe('sitemap and robots', () => {
     }
   });
 
-  it('[R-BUILD-6] assets are content-hashed and _headers caches them for a year', () => {
+  it('[R-BUILD-6][R-JS-14] assets are content-hashed, the script is small, and _headers caches assets for a year', () => {
     const assets = read(out, 'index.html').match(/\/assets\/[^"]+/g)!;
     for (const a of assets) {
       expect(a).toMatch(/\.[0-9a-f]{10}\.[a-z0-9]+$/);
       expect(existsSync(path.join(out, a))).toBe(true);
     }
+    const js = assets.find((a) => /\/main\.[0-9a-f]+\.js$/.test(a))!;
+    const bytes = readFileSync(path.join(out, js));
+    // [R-JS-14] the whole client script within 12 KB gzipped, with no framework runtime in it.
+    expect(gzipSync(bytes).length).toBeLessThanOrEqual(12 * 1024);
+    expect(bytes.toString()).not.toMatch(/react|__REACT|jsx/i);
     const headers = read(out, '_headers');
     expect(headers).toMatch(/\/assets\/\*\n(?:.*\n)*?\s+Cache-Control: public, max-age=31536000, immutable/);
   });
