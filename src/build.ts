@@ -115,6 +115,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   const iconFile = 'icon.svg';
   const assets: Assets = {
     css: bundled.css,
+    noscriptCss: bundled.noscriptCss,
     js: bundled.js,
     forward: bundled.forward,
     icon: images.get(iconFile).src,

@@ -58,6 +58,10 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             {head.description && <meta name="twitter:description" content={head.description} />}
             <meta name="twitter:image" content={head.ogImage} />
             <link rel="stylesheet" href={assets.css} />
+            {/* Without scripting: show every slide, hide script-only controls (no layout shift with it). */}
+            <noscript>
+              <link rel="stylesheet" href={assets.noscriptCss} />
+            </noscript>
             <link rel="icon" href={assets.icon} type="image/svg+xml" />
             <link rel="apple-touch-icon" href={assets.touchIcon} />
             <link rel="manifest" href={assets.manifest} />

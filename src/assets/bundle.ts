@@ -16,6 +16,7 @@ export interface BundledAssets {
   js: string;
   forward: string;
   css: string;
+  noscriptCss: string;
   /** Gzipped size of the main script, for the build summary and its budget. */
   jsBytes: number;
 }
@@ -57,16 +58,19 @@ export async function bundleServiceWorker(projectRoot: string, precache: readonl
 /** Bundle `client/main.ts`, `client/forward.ts` and `templates/styles/site.css`. */
 export async function bundleAssets(projectRoot: string, define: Record<string, string> = {}): Promise<BundledAssets> {
   const script: BuildOptions = { format: 'iife', target: ['es2020', 'chrome90', 'safari15', 'firefox90'], platform: 'browser', define };
-  const [js, forward, css] = await Promise.all([
+  const style: BuildOptions = { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] };
+  const [js, forward, css, noscriptCss] = await Promise.all([
     bundleOne(path.join(projectRoot, 'client', 'main.ts'), script, 'client'),
     bundleOne(path.join(projectRoot, 'client', 'forward.ts'), script, 'client'),
-    bundleOne(path.join(projectRoot, 'templates', 'styles', 'site.css'), { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] }, 'styles'),
+    bundleOne(path.join(projectRoot, 'templates', 'styles', 'site.css'), style, 'styles'),
+    bundleOne(path.join(projectRoot, 'templates', 'styles', 'noscript.css'), style, 'styles'),
   ]);
   const named = (name: string, text: string) => `assets/${hashedName(name, contentHash(text))}`;
   const files: OutputFile[] = [
     { file: named('main.js', js), content: js },
     { file: named('forward.js', forward), content: forward },
     { file: named('site.css', css), content: css },
+    { file: named('noscript.css', noscriptCss), content: noscriptCss },
   ];
   const { gzipSync } = await import('node:zlib');
   return {
@@ -74,6 +78,7 @@ export async function bundleAssets(projectRoot: string, define: Record<string, s
     js: `/${files[0]!.file}`,
     forward: `/${files[1]!.file}`,
     css: `/${files[2]!.file}`,
+    noscriptCss: `/${files[3]!.file}`,
     jsBytes: gzipSync(js).length,
   };
 }

@@ -15,6 +15,8 @@ export interface ImageAsset {
 /** Hashed asset URLs of this build. */
 export interface Assets {
   css: string;
+  /** Extra rules for visitors without JavaScript (loaded inside <noscript>). */
+  noscriptCss: string;
   /** The enhancement script (one per site). */
   js: string;
   /** The tiny script redirect stubs and landing pages load to forward with the query string. */

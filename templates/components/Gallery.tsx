@@ -22,13 +22,13 @@ function Carousel({ ctx, images, id, label }: { ctx: PageContext; images: readon
           ))}
         </ul>
         <div className="carousel-controls">
-          <button type="button" className="icon-button" data-prev aria-label={t('gallery.previous')} hidden>
+          <button type="button" className="icon-button" data-prev aria-label={t('gallery.previous')} data-js-only>
             ‹
           </button>
           <p className="carousel-counter" aria-live="polite" data-counter data-template={t('gallery.counter')}>
             {t('gallery.counter', { n: 1, total: images.length })}
           </p>
-          <button type="button" className="icon-button" data-next aria-label={t('gallery.next')} hidden>
+          <button type="button" className="icon-button" data-next aria-label={t('gallery.next')} data-js-only>
             ›
           </button>
         </div>

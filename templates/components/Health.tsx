@@ -20,7 +20,7 @@ export function HealthCard({ ctx }: { ctx: PageContext }) {
           <h2 id="health-dialog-title">{t('health.dialogTitle')}</h2>
           <p className="badge">{t('health.verified')}</p>
           <p>{t('health.intro')}</p>
-          <button type="button" className="button" data-toggle="health-details" aria-expanded="false" aria-controls="health-details" hidden>
+          <button type="button" className="button" data-toggle="health-details" aria-expanded="false" aria-controls="health-details" data-js-only>
             <span data-when="closed">{t('health.show')}</span>
             <span data-when="open" hidden>
               {t('health.hide')}

@@ -4,7 +4,7 @@ import { ContactButtons, displayPhone, PageIntro, price, ServiceRules } from '..
 
 /**
  * The booking request form. It never posts anywhere: the client script validates it and hands
- * it to WhatsApp. Without JavaScript the form stays hidden and direct contact is offered.
+ * it to WhatsApp. Without JavaScript the no-script stylesheet hides it and direct contact is offered.
  */
 export function Booking({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
@@ -35,7 +35,7 @@ export function Booking({ ctx }: { ctx: PageContext }) {
             <ContactButtons ctx={ctx} context="booking-noscript" />
           </div>
         </noscript>
-        <form className="booking-form" data-booking hidden noValidate aria-describedby="booking-timezone" data-timezone={madrid.timezone} data-min-hours={site.booking.minAdvanceHours}>
+        <form className="booking-form" data-booking data-js-only noValidate aria-describedby="booking-timezone" data-timezone={madrid.timezone} data-min-hours={site.booking.minAdvanceHours}>
           <p id="booking-timezone" className="hint">
             {t('booking.timezone', { city: t(`city.${madrid.id}.name`), zone: madrid.timezone })}
           </p>

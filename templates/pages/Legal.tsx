@@ -31,7 +31,7 @@ export function Legal({ ctx }: { ctx: PageContext }) {
             <p>{t(`${id}.${s}.text`, vars)}</p>
             {s === 'consent' && site.config.features.consent && (
               <p>
-                <button type="button" className="button" data-consent-open hidden>
+                <button type="button" className="button" data-consent-open data-js-only>
                   {t('footer.cookies')}
                 </button>
               </p>
