@@ -184,7 +184,7 @@ describe('inner pages', () => {
     expect(form.querySelector('[name="phone"]')!.getAttribute('placeholder')).toMatch(/^\+34 6\d{2} \d{3} \d{3}$/);
     expect(form.querySelector('[name="email"]')!.getAttribute('placeholder')).toMatch(/@example\./);
     expect(text(doc, '#booking-timezone')).toContain('Europe/Madrid');
-    expect(doc.querySelector('noscript')!.innerHTML).toContain('https://wa.me/34600000000');
+    expect(doc.querySelector('main noscript')!.innerHTML).toContain('https://wa.me/34600000000');
   });
 
   it('[R-UI-12] contact: WhatsApp, phone, Instagram, availability, areas, 3 steps, venues, privacy', () => {
