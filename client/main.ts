@@ -20,6 +20,7 @@ import { initBooking, openWhatsApp } from './booking.ts';
 import { createTracker, providerSink } from './analytics.ts';
 import { createScrollTracker, scrollPercent, watchExitIntent, watchHighEngagement, watchTimeOnPage } from './trackers.ts';
 import { registerServiceWorker } from './sw-register.ts';
+import { initBlogFilter } from './blog-filter.ts';
 
 function readData(): ClientData | undefined {
   const el = document.getElementById('site-data');
@@ -36,6 +37,7 @@ function run(data: ClientData): void {
   initMenu();
   initScrollButtons();
   initDialogs();
+  initBlogFilter();
   for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]')) {
     const template = c.querySelector('[data-counter]')?.getAttribute('data-template') ?? '';
     initCarousel(c, (n, total) => template.replace('{n}', String(n)).replace('{total}', String(total)));

@@ -43,7 +43,15 @@ function Tools({ ctx, inMenu }: { ctx: PageContext; inMenu?: boolean }) {
           {ctx.languageLinks.map((l) => (
             <li key={l.lang}>
               <a href={l.href} hrefLang={l.lang} lang={l.lang} aria-current={l.current ? 'true' : undefined} data-lang={l.lang}>
-                {l.name}
+                {inMenu ? (
+                  l.name
+                ) : (
+                  <>
+                    {/* Compact in the desktop bar: the code shows, the name is read. */}
+                    <span aria-hidden="true">{l.lang.toUpperCase()}</span>
+                    <span className="visually-hidden">{l.name}</span>
+                  </>
+                )}
               </a>
             </li>
           ))}
@@ -56,7 +64,14 @@ function Tools({ ctx, inMenu }: { ctx: PageContext; inMenu?: boolean }) {
         </a>
       ))}
       <a className="header-link phone-link" href={`tel:${tel}`}>
-        {displayPhone(t('nav.call', { phone: site.config.contact.phone }))}
+        {inMenu ? (
+          displayPhone(t('nav.call', { phone: site.config.contact.phone }))
+        ) : (
+          <>
+            <span className="visually-hidden">{displayPhone(`${t('nav.call', { phone: '' }).trim()} `)}</span>
+            {displayPhone(site.config.contact.phone)}
+          </>
+        )}
       </a>
     </div>
   );

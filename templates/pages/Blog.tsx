@@ -5,34 +5,40 @@ import { PageIntro } from '../components/Blocks.tsx';
 export function Blog({ ctx }: { ctx: PageContext }) {
   const { t, site, route, format } = ctx;
   const category = route.category;
+  // The list page holds every post, so the client can filter it in place; a category page holds
+  // only its own posts (the filter links lead to real pages either way).
   const posts = site.posts.filter((p) => p.lang === route.lang && (!category || p.category === category));
-  const title = category ? t('page.category.title', { category: t(`blog.category.${category}`) }) : t('blog.title');
+  const titleOf = (c?: string) => (c ? t('page.category.title', { category: t(`blog.category.${c}`) }) : t('blog.title'));
+  const documentTitle = (c?: string) => t('head.titleTemplate', { title: c ? titleOf(c) : t('page.blog.title'), brand: site.config.brand });
+  const title = titleOf(category);
+
   return (
     <main id="main" tabIndex={-1}>
       <div className="container">
         <PageIntro title={title} intro={t('blog.intro')} />
-        <nav aria-label={t('blog.filters')} className="filters">
+        <nav aria-label={t('blog.filters')} className="filters" data-inplace={category ? undefined : ''}>
           <ul>
             <li>
-              <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined}>
+              <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined} data-filter="" data-title={titleOf()} data-document-title={documentTitle()}>
                 {t('blog.all')}
               </a>
             </li>
             {site.blog.categories.map((c) => (
               <li key={c}>
-                <a href={ctx.blogLink({ category: c })} aria-current={c === category ? 'page' : undefined}>
+                <a href={ctx.blogLink({ category: c })} aria-current={c === category ? 'page' : undefined} data-filter={c} data-title={titleOf(c)} data-document-title={documentTitle(c)}>
                   {t(`blog.category.${c}`)}
                 </a>
               </li>
             ))}
           </ul>
         </nav>
-        {posts.length === 0 ? (
-          <p>{t('blog.empty')}</p>
-        ) : (
+        <p data-blog-empty hidden={posts.length > 0 ? true : undefined}>
+          {t('blog.empty')}
+        </p>
+        {posts.length > 0 && (
           <ul className="cards posts">
             {posts.map((p) => (
-              <li key={p.slug} className="card post-card">
+              <li key={p.slug} className="card post-card" data-category={p.category}>
                 <p className="muted">
                   <a href={ctx.blogLink({ category: p.category })}>{t(`blog.category.${p.category}`)}</a> · <time dateTime={p.date}>{format.date(p.date)}</time>
                 </p>

@@ -375,3 +375,32 @@ describe.skipIf(!hasChrome)('[R-PRIV-1] consent mode on with an analytics provid
     await context.close();
   });
 });
+
+describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
+  let base: string;
+  let server: Server;
+  beforeAll(async () => {
+    ({ base, server } = await serve());
+  });
+  afterAll(() => server?.close());
+
+  it('filters the list in place, moves the address to the category page, and Back restores it', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/es/blog`);
+    const visible = () => page.locator('.post-card:visible').count();
+    expect(await visible()).toBe(4);
+    await page.locator('.filters a[data-filter="culture"]').click();
+    expect(page.url()).toBe(`${base}/es/blog/category/culture`);
+    expect(await visible()).toBe(1);
+    expect(await page.locator('.filters a[data-filter="culture"]').getAttribute('aria-current')).toBe('page');
+    const categoryTitle = await page.locator('h1').innerText();
+    await page.goBack();
+    await expect.poll(visible).toBe(4);
+    expect(await page.locator('h1').innerText()).not.toBe(categoryTitle);
+    // The real category page shows the same heading.
+    await page.goto(`${base}/es/blog/category/culture`);
+    expect(await page.locator('h1').innerText()).toBe(categoryTitle);
+    await context.close();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Blog category filters: links to category pages (they work without script); with script the
+ * list page, which holds every post, filters in place, the address and heading follow, and Back
+ * restores the previous view. Category pages keep plain links.
+ */
+export function initBlogFilter(): void {
+  const nav = document.querySelector<HTMLElement>('nav.filters[data-inplace]');
+  const cards = [...document.querySelectorAll<HTMLElement>('.post-card[data-category]')];
+  const heading = document.querySelector<HTMLElement>('main h1');
+  if (!nav || cards.length === 0 || !heading) return;
+  const links = [...nav.querySelectorAll<HTMLAnchorElement>('a[data-filter]')];
+  const empty = document.querySelector<HTMLElement>('[data-blog-empty]');
+  const apply = (filter: string) => {
+    let shown = 0;
+    for (const card of cards) {
+      card.hidden = filter !== '' && card.dataset.category !== filter;
+      if (!card.hidden) shown++;
+    }
+    if (empty) empty.hidden = shown > 0;
+    for (const a of links) {
+      const current = a.dataset.filter === filter;
+      if (current) {
+        a.setAttribute('aria-current', 'page');
+        heading.textContent = a.dataset.title ?? heading.textContent;
+        document.title = a.dataset.documentTitle ?? document.title;
+      } else a.removeAttribute('aria-current');
+    }
+  };
+  for (const a of links) {
+    a.addEventListener('click', (e) => {
+      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      apply(a.dataset.filter!);
+      history.pushState({ filter: a.dataset.filter }, '', a.href);
+    });
+  }
+  window.addEventListener('popstate', (e) => {
+    const filter = (e.state as { filter?: string } | null)?.filter;
+    if (typeof filter === 'string') apply(filter);
+    else location.reload();
+  });
+}
