@@ -120,3 +120,20 @@ export function ContactButtons({ ctx, context }: { ctx: PageContext; context: st
     </div>
   );
 }
+
+/** The way on from an inner page: request a booking (and see the rates). */
+export function NextSteps({ ctx, rates }: { ctx: PageContext; rates?: boolean }) {
+  const { t } = ctx;
+  return (
+    <p className="button-row">
+      <a className="button button-primary" href={ctx.link('booking')}>
+        {t('cta.book')}
+      </a>
+      {rates && (
+        <a className="button" href={ctx.link('rates')}>
+          {t('nav.rates')}
+        </a>
+      )}
+    </p>
+  );
+}

@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { PageIntro, Section } from '../components/Blocks.tsx';
+import { PageIntro, Section, NextSteps } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 
 /** About / profile: philosophy, services, clients, languages, standards, health certification. */
@@ -35,14 +35,7 @@ export function About({ ctx }: { ctx: PageContext }) {
         <p>{t('about.health.text', { months: site.health.intervalMonths, date: ctx.format.date(site.health.lastUpdate) })}</p>
       </Section>
       <div className="container">
-        <p className="button-row">
-          <a className="button button-primary" href={ctx.link('booking')}>
-            {t('cta.book')}
-          </a>
-          <a className="button" href={ctx.link('rates')}>
-            {t('nav.rates')}
-          </a>
-        </p>
+        <NextSteps ctx={ctx} rates />
       </div>
     </main>
   );

@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { ContactButtons, PageIntro, Section, ServiceRules } from '../components/Blocks.tsx';
+import { ContactButtons, PageIntro, Section, ServiceRules, NextSteps } from '../components/Blocks.tsx';
 
 /** City landing page: areas served, or the launch timeline for an upcoming city. */
 export function City({ ctx }: { ctx: PageContext }) {
@@ -40,14 +40,7 @@ export function City({ ctx }: { ctx: PageContext }) {
       </Section>
       <Section id="rules" title={t('rules.title')}>
         <ServiceRules ctx={ctx} />
-        <p className="button-row">
-          <a className="button button-primary" href={ctx.link('booking')}>
-            {t('cta.book')}
-          </a>
-          <a className="button" href={ctx.link('rates')}>
-            {t('nav.rates')}
-          </a>
-        </p>
+        <NextSteps ctx={ctx} rates />
       </Section>
     </main>
   );

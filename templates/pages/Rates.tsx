@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { PageIntro, price, Section, ServiceRules } from '../components/Blocks.tsx';
+import { PageIntro, price, Section, ServiceRules, NextSteps } from '../components/Blocks.tsx';
 
 /** Rates: tiers with badges and duration labels, extras, service rules. */
 export function Rates({ ctx }: { ctx: PageContext }) {
@@ -35,11 +35,7 @@ export function Rates({ ctx }: { ctx: PageContext }) {
       </Section>
       <Section id="rules" title={t('rules.title')}>
         <ServiceRules ctx={ctx} />
-        <p className="button-row">
-          <a className="button button-primary" href={ctx.link('booking')}>
-            {t('cta.book')}
-          </a>
-        </p>
+        <NextSteps ctx={ctx} />
       </Section>
     </main>
   );

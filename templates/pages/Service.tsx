@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { ContactButtons, PageIntro, price, Section } from '../components/Blocks.tsx';
+import { ContactButtons, PageIntro, price, Section, NextSteps } from '../components/Blocks.tsx';
 
 /** A service page (dinner date, travel companion): what it is, what it includes, its rate. */
 export function Service({ ctx }: { ctx: PageContext }) {
@@ -27,14 +27,7 @@ export function Service({ ctx }: { ctx: PageContext }) {
       </Section>
       <Section id="planning" title={t(k('planningTitle'))}>
         <p>{t(k('planning'))}</p>
-        <p className="button-row">
-          <a className="button button-primary" href={ctx.link('booking')}>
-            {t('cta.book')}
-          </a>
-          <a className="button" href={ctx.link('rates')}>
-            {t('nav.rates')}
-          </a>
-        </p>
+        <NextSteps ctx={ctx} rates />
       </Section>
     </main>
   );
