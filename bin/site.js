@@ -7,7 +7,7 @@
 process.env.NODE_ENV = 'production';
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
@@ -45,6 +45,11 @@ if (!existsSync(file)) {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, result.outputFiles[0].contents);
   renameSync(tmp, file);
+  // Bundles of older sources: remove those not used for an hour (a parallel run may still need one).
+  for (const old of readdirSync(cache)) {
+    const p = path.join(cache, old);
+    if (/^(cli|templates)-.*\.mjs$/.test(old) && p !== file && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { force: true });
+  }
 }
 const { main } = await import(pathToFileURL(file).href);
 process.exitCode = await main(process.argv);

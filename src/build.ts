@@ -10,14 +10,16 @@ import { loadSite } from './content/load.ts';
 import { checkContent } from './content/checks.ts';
 import type { Site } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
-import { bundleAssets, bundleServiceWorker } from './assets/bundle.ts';
-import { processImages } from './assets/images.ts';
+import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
+import { processImages, type ProcessedImages } from './assets/images.ts';
+import type { ParseCache } from './content/load.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets } from './render/context.ts';
 import { DiskWriter, type Writer } from './output/writer.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { headersFile, redirectsFile } from './output/hosting.ts';
+import { nginxFiles } from './output/nginx.ts';
 import { manifestFile } from './output/manifest.ts';
 
 export interface BuildStats {
@@ -29,6 +31,25 @@ export interface BuildStats {
   scriptGzipBytes: number;
   /** Milliseconds per stage, in order. */
   stages: Record<string, number>;
+}
+
+/**
+ * What a long-running session (watch) keeps between builds. A stage whose entry is set reuses it;
+ * the session clears an entry when its sources change. One-shot builds use none of it.
+ */
+export interface BuildCache {
+  parsed: ParseCache;
+  templates?: TemplateModule;
+  bundled?: BundledAssets;
+  images?: ProcessedImages;
+}
+
+export interface BuildOptions {
+  cache?: BuildCache;
+  /** Which routes to render, decided once the site is loaded (watch: what a change affects); default all. */
+  plan?: (site: Site, routes: RouteTable) => ((route: Route) => boolean) | undefined;
+  /** Extra client data (watch mode sets `watch: true`). */
+  clientExtra?: Record<string, unknown>;
 }
 
 export interface BuildResult {
@@ -55,7 +76,8 @@ function renderAll(routes: readonly Route[], render: (r: Route) => string, write
 }
 
 /** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
-export async function build(config: BuildConfig, writer: Writer = new DiskWriter(config.outDir)): Promise<BuildResult> {
+export async function build(config: BuildConfig, writer: Writer = new DiskWriter(config.outDir), opts: BuildOptions = {}): Promise<BuildResult> {
+  const cache = opts.cache;
   const started = performance.now();
   const stages: Record<string, number> = {};
   let mark = started;
@@ -71,7 +93,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   };
 
   // load
-  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today }, diags);
+  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed }, diags);
   if (!site) return fail('load');
   lap('load');
 
@@ -97,10 +119,11 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   let images: Awaited<ReturnType<typeof processImages>>;
   try {
     [templates, bundled, images] = await Promise.all([
-      loadTemplates(config.templatesDir, config.cacheDir),
-      bundleAssets(config.projectRoot),
-      processImages(config.contentDir, imageSizes(site)),
+      cache?.templates ?? loadTemplates(config.templatesDir),
+      cache?.bundled ?? bundleAssets(config.clientDir, config.templatesDir),
+      cache?.images ?? processImages(config.contentDir, imageSizes(site)),
     ]);
+    if (cache) Object.assign(cache, { templates, bundled, images });
   } catch (err) {
     await writer.abort();
     throw err;
@@ -132,10 +155,13 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     assets,
     templates,
     onMissingText: (lang: string, key: string) => (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(key),
+    clientExtra: opts.clientExtra,
   };
   const pages: BuildStats['pages'] = {};
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
-  await renderAll(routes.routes, (r) => renderRoute(r, env), async (r, html) => {
+  const only = opts.plan?.(site, routes);
+  const selected = only ? routes.routes.filter(only) : routes.routes;
+  await renderAll(selected, (r) => renderRoute(r, env), async (r, html) => {
     const byLang = (pages[r.kind] ??= {});
     byLang[r.lang] = (byLang[r.lang] ?? 0) + 1;
     await writer.write(r.file, html);
@@ -148,8 +174,8 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
 
   const offline = Object.fromEntries(routes.routes.filter((r) => r.kind === 'offline').map((r) => [r.lang === site.defaultLanguage ? '' : r.lang, r.path]));
   const precache = [assets.css, assets.js, assets.icon, ...Object.values(offline)];
-  const sw = await bundleServiceWorker(config.projectRoot, precache, offline);
-  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), manifestFile(site, assets), sw])
+  const sw = await bundleServiceWorker(config.clientDir, precache, offline);
+  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), ...nginxFiles(site, routes), manifestFile(site, assets), sw])
     await writer.write(f.file, f.content);
 
   if (config.strict && diags.warnings.length) return fail('strict');

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { build, type BuildResult } from './build.ts';
 import { resolveConfig, type CliOptions } from './config.ts';
 import { BuildError, formatDiagnostic, type Diagnostic } from './diagnostics.ts';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
+import type { BuildConfig } from './config.ts';
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -49,6 +52,46 @@ async function runBuild(opts: CliOptions): Promise<number> {
   }
 }
 
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+/** Resolve when the process is asked to stop (Ctrl-C or a service manager). */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+async function runWatch(opts: CliOptions & { port: string }): Promise<number> {
+  const config = resolveConfig(opts);
+  const { startWatch } = await import('./watch/watcher.ts');
+  const handle = await startWatch(config, { workerEntry: new URL(import.meta.url), port: parsePort(opts.port), log: (line) => console.log(line) });
+  console.log(`Watching content/, templates/ and client/. Serving ${handle.url} (Ctrl-C to stop)`);
+  await untilStopped();
+  await handle.close();
+  console.log('Stopped.');
+  return 0;
+}
+
+async function runServe(opts: { out: string; port: string }): Promise<number> {
+  const { existsSync } = await import('node:fs');
+  const root = path.resolve(opts.out);
+  if (!existsSync(path.join(root, 'index.html'))) {
+    console.error(`site serve: ${root} has no index.html; run \`site build\` first`);
+    return 1;
+  }
+  const { startDevServer } = await import('./server/dev.ts');
+  const server = await startDevServer({ root, port: parsePort(opts.port) });
+  console.log(`Serving ${path.relative(process.cwd(), root) || '.'}/ at ${server.url} (Ctrl-C to stop)`);
+  await untilStopped();
+  await server.close();
+  return 0;
+}
+
 /** Entry point; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = new Command()
@@ -64,6 +107,8 @@ export async function main(argv: string[]): Promise<number> {
     .description('Build every page in every language into the output folder (replaced only if the build succeeds).')
     .option('-c, --content <dir>', 'content folder to read', 'content')
     .option('-o, --out <dir>', 'output folder to write (swapped in atomically)', 'dist')
+    .option('--templates <dir>', 'templates folder (default: the project\'s templates/)')
+    .option('--client <dir>', 'client script folder (default: the project\'s client/)')
     .option('--base-url <url>', 'absolute site URL for canonicals and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--strict', 'treat warnings (missing translations, stale or sample content) as errors', false)
     .option('--drafts', 'include draft posts and posts dated in the future', false)
@@ -71,6 +116,27 @@ export async function main(argv: string[]): Promise<number> {
     .addHelpText('after', '\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --content tests/fixtures/minimal --out /tmp/out\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.')
     .action(async (opts: CliOptions) => {
       code = await runBuild(opts);
+    });
+  program
+    .command('watch')
+    .description('Build, serve on localhost with live reload, and rebuild what each edit affects. Ctrl-C stops it.')
+    .option('-c, --content <dir>', 'content folder to read', 'content')
+    .option('-o, --out <dir>', 'output folder to write and serve', 'dist')
+    .option('--templates <dir>', 'templates folder (default: the project\'s templates/)')
+    .option('--client <dir>', 'client script folder (default: the project\'s client/)')
+    .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
+    .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
+    .option('--drafts', 'include draft and future posts', false)
+    .action(async (opts: CliOptions & { port: string }) => {
+      code = await runWatch(opts);
+    });
+  program
+    .command('serve')
+    .description('Serve a built output folder on localhost with the production host rules (redirects, 404s, headers).')
+    .option('-o, --out <dir>', 'output folder to serve', 'dist')
+    .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
+    .action(async (opts: { out: string; port: string }) => {
+      code = await runServe(opts);
     });
   try {
     await program.parseAsync(argv);
@@ -80,4 +146,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   return code;
+}
+
+// Loaded as the render worker of `site watch` (the CLI bundle is the worker's entry module).
+if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
+  runRenderWorker((workerData as { config: BuildConfig }).config);
 }

@@ -6,6 +6,7 @@ export interface BuildConfig {
   contentDir: string;
   outDir: string;
   templatesDir: string;
+  clientDir: string;
   projectRoot: string;
   cacheDir: string;
   baseUrl?: string;
@@ -29,6 +30,8 @@ export function buildDate(env: NodeJS.ProcessEnv = process.env, now = Date.now()
 export interface CliOptions {
   content?: string;
   out?: string;
+  templates?: string;
+  client?: string;
   baseUrl?: string;
   strict?: boolean;
   drafts?: boolean;
@@ -42,14 +45,15 @@ export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfi
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.baseUrl))
     throw new Error(`--base-url must be an absolute http(s) URL such as https://example.com, got "${opts.baseUrl}"`);
   // The output folder is replaced wholesale: never let it be a folder that holds sources.
-  for (const precious of [contentDir, root, path.join(root, 'templates'), cwd]) {
+  for (const precious of [contentDir, root, path.resolve(cwd, opts.templates ?? path.join(root, 'templates')), cwd]) {
     if (precious === outDir || precious.startsWith(outDir + path.sep))
       throw new Error(`--out ${outDir} would replace ${precious}: choose an output folder of its own, such as dist`);
   }
   return Object.freeze({
     contentDir,
     outDir,
-    templatesDir: path.join(root, 'templates'),
+    templatesDir: path.resolve(cwd, opts.templates ?? path.join(root, 'templates')),
+    clientDir: path.resolve(cwd, opts.client ?? path.join(root, 'client')),
     projectRoot: root,
     cacheDir: cacheDir(),
     baseUrl: opts.baseUrl,

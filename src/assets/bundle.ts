@@ -40,10 +40,10 @@ async function bundleOne(entry: string, options: BuildOptions, label: string): P
 }
 
 /** The service worker, versioned by the build's assets: `/sw.js` at the root, never hashed. */
-export async function bundleServiceWorker(projectRoot: string, precache: readonly string[], offline: Record<string, string>): Promise<OutputFile> {
+export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>): Promise<OutputFile> {
   const cache = `site-${contentHash(JSON.stringify([precache, offline]))}`;
   const code = await bundleOne(
-    path.join(projectRoot, 'client', 'sw.ts'),
+    path.join(clientDir, 'sw.ts'),
     {
       format: 'iife',
       target: ['es2020'],
@@ -55,15 +55,15 @@ export async function bundleServiceWorker(projectRoot: string, precache: readonl
   return { file: 'sw.js', content: code };
 }
 
-/** Bundle `client/main.ts`, `client/forward.ts` and `templates/styles/site.css`. */
-export async function bundleAssets(projectRoot: string, define: Record<string, string> = {}): Promise<BundledAssets> {
+/** Bundle `client/main.ts`, `client/forward.ts` and the stylesheets in `templates/styles/`. */
+export async function bundleAssets(clientDir: string, templatesDir: string, define: Record<string, string> = {}): Promise<BundledAssets> {
   const script: BuildOptions = { format: 'iife', target: ['es2020', 'chrome90', 'safari15', 'firefox90'], platform: 'browser', define };
   const style: BuildOptions = { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] };
   const [js, forward, css, noscriptCss] = await Promise.all([
-    bundleOne(path.join(projectRoot, 'client', 'main.ts'), script, 'client'),
-    bundleOne(path.join(projectRoot, 'client', 'forward.ts'), script, 'client'),
-    bundleOne(path.join(projectRoot, 'templates', 'styles', 'site.css'), style, 'styles'),
-    bundleOne(path.join(projectRoot, 'templates', 'styles', 'noscript.css'), style, 'styles'),
+    bundleOne(path.join(clientDir, 'main.ts'), script, 'client'),
+    bundleOne(path.join(clientDir, 'forward.ts'), script, 'client'),
+    bundleOne(path.join(templatesDir, 'styles', 'site.css'), style, 'styles'),
+    bundleOne(path.join(templatesDir, 'styles', 'noscript.css'), style, 'styles'),
   ]);
   const named = (name: string, text: string) => `assets/${hashedName(name, contentHash(text))}`;
   const files: OutputFile[] = [

@@ -19,6 +19,20 @@ export interface LoadOptions {
   drafts: boolean;
   /** YYYY-MM-DD. */
   today: string;
+  /** Parse results of the previous load (watch mode): unchanged files are not parsed again. */
+  cache?: ParseCache;
+}
+
+/** Per content file: the source last parsed and what parsing it gave. */
+export type ParseCache = Map<string, { source: string; value: unknown }>;
+
+/** Parse `source` of `rel` once per distinct text; failures are never cached (they report again). */
+function memo<T>(cache: ParseCache | undefined, rel: string, source: string, parse: () => T | undefined): T | undefined {
+  const hit = cache?.get(rel);
+  if (hit && hit.source === source) return hit.value as T;
+  const value = parse();
+  if (value !== undefined) cache?.set(rel, { source, value });
+  return value;
 }
 
 /** The data files and their schemas; each must exist. */
@@ -62,10 +76,11 @@ async function loadYaml<Sc extends z.ZodType>(
   rel: string,
   schema: Sc,
   diags: Diagnostics,
+  cache?: ParseCache,
 ): Promise<{ value: z.output<Sc>; file: YamlFile } | undefined> {
   const source = await readText(contentDir, rel, diags);
   if (source === undefined) return undefined;
-  const file = parseYaml(rel, source, diags);
+  const file = memo(cache, rel, source, () => parseYaml(rel, source, diags));
   if (!file) return undefined;
   const value = validate(file, schema, diags);
   return value === undefined ? undefined : { value, file };
@@ -83,9 +98,9 @@ async function listDir(dir: string): Promise<string[]> {
 export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<Site | undefined> {
   const { contentDir } = opts;
   const [siteFile, pagesFile, ...data] = await Promise.all([
-    loadYaml(contentDir, 'site.yaml', S.siteSchema, diags),
-    loadYaml(contentDir, 'pages.yaml', S.pagesSchema, diags),
-    ...Object.values(DATA_FILES).map(([rel, schema]) => loadYaml(contentDir, rel, schema as z.ZodType, diags)),
+    loadYaml(contentDir, 'site.yaml', S.siteSchema, diags, opts.cache),
+    loadYaml(contentDir, 'pages.yaml', S.pagesSchema, diags, opts.cache),
+    ...Object.values(DATA_FILES).map(([rel, schema]) => loadYaml(contentDir, rel, schema as z.ZodType, diags, opts.cache)),
   ]);
   const model = Object.fromEntries(Object.keys(DATA_FILES).map((k, i) => [k, data[i]?.value])) as DataModel;
   const files = Object.fromEntries(Object.keys(DATA_FILES).map((k, i) => [k, data[i]?.file])) as Record<
@@ -124,7 +139,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
           return;
         }
         const source = await readText(contentDir, rel, diags);
-        const file = source === undefined ? undefined : parseYaml(rel, source, diags);
+        const file = source === undefined ? undefined : memo(opts.cache, rel, source, () => parseYaml(rel, source, diags));
         if (!file) return;
         texts[lang] = flattenTexts(file.data, (key, value) => {
           const pos = file.locate(key.split('.'));
@@ -137,7 +152,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   }
 
   const posts = config && model.blog ? await loadPosts(opts, config.languages, model.blog.categories, diags) : [];
-  crossCheck(model, files, pagesFile?.value, pagesFile?.file, diags);
+  crossCheck(model, files, config, pagesFile?.value, pagesFile?.file, diags);
 
   if (diags.hasErrors() || !config || !pagesFile) return undefined;
   const located = new Map<string, YamlFile>([[siteFile.file.file, siteFile.file], [pagesFile.file.file, pagesFile.file]]);
@@ -159,6 +174,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
 function crossCheck(
   model: Partial<DataModel>,
   files: Record<DataKey, YamlFile | undefined>,
+  config: z.output<typeof S.siteSchema> | undefined,
   pages: z.output<typeof S.pagesSchema> | undefined,
   pagesFile: YamlFile | undefined,
   diags: Diagnostics,
@@ -185,6 +201,8 @@ function crossCheck(
   dup(model.venues, files.venues, 'id');
   dup(model.reviews, files.reviews, 'id');
   dup(model.cities, files.cities, 'id');
+  if (model.cta && files.cta && config && !config.languages.includes(model.cta.messageLanguage))
+    diags.error({ code: 'language', file: files.cta.file, ...files.cta.locate(['messageLanguage']), field: 'messageLanguage', message: `"${model.cta.messageLanguage}" is not one of the site's languages (${config.languages.join(', ')})` });
   if (model.rates && files.rates) {
     const tierIds = new Set(model.rates.tiers.map((t) => t.id));
     model.business?.offers.forEach((offer, i) => {
@@ -251,7 +269,7 @@ async function loadPosts(
           continue;
         }
         const source = await fs.readFile(path.join(blogDir, slug, name), 'utf8');
-        const post = parsePost(rel, source, diags);
+        const post = memo(opts.cache, rel, source, () => parsePost(rel, source, diags, render));
         if (!post) continue;
         if (!categories.includes(post.category)) {
           diags.error({ code: 'reference', file: rel, line: 1 + lineOf(source, /^category:/m), field: 'category', message: `unknown category "${post.category}" (data/blog.yaml categories: ${categories.join(', ')})` });
@@ -262,7 +280,7 @@ async function loadPosts(
           diags.warn({ code: 'scheduled', file: rel, field: 'date', message: `dated ${post.date}, after today (${opts.today}): left out until then${opts.drafts ? ' (included: --drafts)' : ' (use --drafts to preview)'}` });
         }
         if ((post.draft || scheduled) && !opts.drafts) continue;
-        posts.push({ ...post, slug, lang, html: render(post.body), file: rel });
+        posts.push({ ...post, slug, lang, file: rel });
       }
     }),
   );
@@ -274,7 +292,7 @@ function lineOf(source: string, re: RegExp): number {
   return idx < 0 ? 0 : source.slice(0, idx).split('\n').length;
 }
 
-function parsePost(rel: string, source: string, diags: Diagnostics) {
+function parsePost(rel: string, source: string, diags: Diagnostics, render: (md: string) => string) {
   if (!/^---\r?\n/.test(source)) {
     diags.error({ code: 'front-matter', file: rel, line: 1, message: 'a post starts with front matter between --- lines (title, excerpt, date, category, author, tags)' });
     return undefined;
@@ -290,7 +308,7 @@ function parsePost(rel: string, source: string, diags: Diagnostics) {
   const file = parseYaml(rel, parsed.matter.replace(/^\r?\n/, ''), diags, 1);
   if (!file) return undefined;
   const fm = validate(file, S.postSchema, diags);
-  return fm ? { ...fm, body: parsed.content } : undefined;
+  return fm ? { ...fm, html: render(parsed.content) } : undefined;
 }
 
 function deepFreeze<T>(value: T): T {

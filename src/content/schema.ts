@@ -177,7 +177,9 @@ export const reviewsSchema = z.array(
 export const ctaSchema = z.strictObject({
   variants: z.array(z.strictObject({ id, icon: z.string().min(1), color: z.string().regex(/^#[0-9a-f]{6}$/i) })).min(1),
   defaultVariant: id,
-  /** Spanish WhatsApp message templates; `{city}`, `{name}` etc. are filled by the client. */
+  /** Language of the WhatsApp message (its option labels come from this language's table). */
+  messageLanguage: langCode,
+  /** WhatsApp message templates; `{city}` and `{value}` are filled by the client. */
   messages: z.strictObject({
     intro: z.record(id, z.string().min(1)),
     city: z.record(id, z.string()),

@@ -86,3 +86,83 @@ export class DiskWriter implements Writer {
     await fs.rm(this.staging, { recursive: true, force: true });
   }
 }
+
+/**
+ * Watch mode: output stays in memory until commit, then only files whose bytes changed are
+ * written (each to a temporary name renamed into place, so the server never sends half a file),
+ * and files no longer produced are removed. A failed rebuild commits nothing: the last good
+ * pages stay served.
+ */
+export class IncrementalWriter implements Writer {
+  files = 0;
+  bytes = 0;
+  private pending = new Map<string, string | Uint8Array>();
+  /** Files written (changed) by the last commit. */
+  changed: string[] = [];
+  removed: string[] = [];
+
+  /**
+   * @param outDir the folder served
+   * @param hashes content hash of every file this session has on disk (shared across runs)
+   * @param keep files that stay although not written in this run (routes not re-rendered)
+   */
+  constructor(
+    private readonly outDir: string,
+    private readonly hashes: Map<string, string>,
+    private readonly keep: ReadonlySet<string> = new Set(),
+  ) {}
+
+  async write(file: string, content: string | Uint8Array): Promise<void> {
+    if (this.pending.has(file)) throw new Error(`${file} written twice`);
+    this.pending.set(file, content);
+    this.files++;
+    this.bytes += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+  }
+
+  async commit(): Promise<void> {
+    const { createHash } = await import('node:crypto');
+    this.changed = [];
+    await Promise.all(
+      [...this.pending].map(async ([file, content]) => {
+        const hash = createHash('sha256').update(content).digest('hex');
+        if (this.hashes.get(file) === hash) return;
+        const target = path.join(this.outDir, file);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        const tmp = `${target}.${process.pid}.tmp`;
+        await fs.writeFile(tmp, content);
+        await fs.rename(tmp, target);
+        this.hashes.set(file, hash);
+        this.changed.push(file);
+      }),
+    );
+    this.removed = [...this.hashes.keys()].filter((f) => !this.pending.has(f) && !this.keep.has(f));
+    await Promise.all(this.removed.map((f) => fs.rm(path.join(this.outDir, f), { force: true })));
+    for (const f of this.removed) this.hashes.delete(f);
+    this.changed.sort();
+    this.pending = new Map();
+  }
+
+  async abort(): Promise<void> {
+    this.pending = new Map();
+  }
+}
+
+/** Hash every file under `dir` (what is on disk when a watch session starts). */
+export async function hashTree(dir: string): Promise<Map<string, string>> {
+  const { createHash } = await import('node:crypto');
+  const out = new Map<string, string>();
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir, { recursive: true })) as string[];
+  } catch {
+    return out;
+  }
+  await Promise.all(
+    names.map(async (rel) => {
+      const full = path.join(dir, rel);
+      const st = await fs.stat(full);
+      if (st.isFile()) out.set(rel.split(path.sep).join('/'), createHash('sha256').update(await fs.readFile(full)).digest('hex'));
+    }),
+  );
+  return out;
+}

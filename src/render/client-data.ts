@@ -29,7 +29,7 @@ export interface ClientData {
   whatsapp: string;
   phone: string;
   cta: { variants: ClientVariant[]; defaultVariant: string; directActionSources: readonly string[] };
-  /** Spanish message templates and the Spanish labels of the booking options. */
+  /** Message templates and the booking options' labels, in the message language (cta.yaml). */
   messages: Site['cta']['messages'] & { duration: Record<string, string>; location: Record<string, string> };
   tracking: { directorySources: readonly string[]; referrers: Readonly<Record<string, string>>; attributionDays: number };
   booking: { minAdvanceHours: number; timezone: string };
@@ -46,8 +46,8 @@ export function cityOf(site: Site, route: Route): string {
 }
 
 export function clientData(site: Site, route: Route, t: Translate): ClientData {
-  const es = site.texts.es ?? site.texts[site.defaultLanguage] ?? {};
-  const label = (key: string) => es[key] ?? key;
+  const table = site.texts[site.cta.messageLanguage] ?? site.texts[site.defaultLanguage] ?? {};
+  const label = (key: string) => table[key] ?? key;
   const madrid = site.cities.find((c) => c.id === 'madrid') ?? site.cities[0]!;
   return {
     lang: route.lang,

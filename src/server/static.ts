@@ -25,8 +25,8 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Files the host reads as configuration and never serves. */
-const HIDDEN = new Set(['/_redirects', '/_headers']);
+/** Host configuration (`_redirects`, `_headers`, `_nginx/`) is never served, nor are dotfiles. */
+const HIDDEN = /(^|\/)[_.]/;
 
 /** Decode and check a request path; undefined when it is malformed or tries to escape. */
 export function safePath(rawUrl: string): string | undefined {
@@ -53,7 +53,7 @@ async function isFile(p: string): Promise<boolean> {
 
 /** Map a URL path to a file under `root` following the host rules; undefined means 404. */
 export async function resolveFile(root: string, urlPath: string): Promise<string | undefined> {
-  if (HIDDEN.has(urlPath)) return undefined;
+  if (HIDDEN.test(urlPath)) return undefined;
   const clean = urlPath.length > 1 ? urlPath.replace(/\/+$/, '') : urlPath;
   const candidates = clean === '/' ? ['index.html'] : [clean.slice(1), `${clean.slice(1)}.html`];
   for (const c of candidates) {
@@ -81,6 +81,8 @@ export interface StaticServerOptions {
   headers?: (urlPath: string, file: string) => Record<string, string>;
   /** Transform HTML before sending (the dev server injects its reload script). */
   transformHtml?: (html: string) => string;
+  /** The not-found page for a path from the host rules (`/es/404.html`); default by language prefix. */
+  notFound?: (urlPath: string) => string | undefined;
 }
 
 /** Handle one request; exported so other servers can compose it. */
@@ -98,7 +100,9 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
   let file = await resolveFile(root, urlPath);
   let status = 200;
   if (!file) {
-    file = await notFoundFile(root, urlPath);
+    const ruled = opts.notFound?.(urlPath);
+    file = ruled ? path.join(root, ruled) : undefined;
+    if (!file || !file.startsWith(root + path.sep) || !(await isFile(file))) file = await notFoundFile(root, urlPath);
     status = 404;
     if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');

@@ -87,8 +87,9 @@ export function Header({ ctx }: { ctx: PageContext }) {
     <>
       <nav className="skip-links" aria-label={t('skip.label')}>
         <a href="#main">{t('skip.main')}</a>
-        <a href={anchor('services')}>{t('skip.services')}</a>
-        <a href={anchor('contact')}>{t('skip.contact')}</a>
+        {/* Skip links only to targets on this page; elsewhere the navigation links to the home sections. */}
+        {onHome && <a href="#services">{t('skip.services')}</a>}
+        {onHome && <a href="#contact">{t('skip.contact')}</a>}
       </nav>
       <header className="site-header">
         <div className="container header-bar">

@@ -28,6 +28,8 @@ export function Post({ ctx }: { ctx: PageContext }) {
           {t('blog.by', { author: post.author })} · <time dateTime={post.date}>{format.date(post.date)}</time>
         </p>
         <p className="lead">{post.excerpt}</p>
+        {/* Markdown `##` sections render as h3 (src/content/markdown.ts); this h2 keeps the outline in order. */}
+        <h2 className="visually-hidden">{t('blog.article')}</h2>
         <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
         {post.tags.length > 0 && (
           <>

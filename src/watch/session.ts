@@ -1,0 +1,94 @@
+/**
+ * A watch session's build state, kept between rebuilds: parsed content, templates, bundles,
+ * images and the hash of every file on disk. No module-level state: all of it lives here.
+ */
+import path from 'node:path';
+import type { BuildConfig } from '../config.ts';
+import { build, type BuildCache, type BuildResult } from '../build.ts';
+import { BuildError, formatDiagnostic } from '../diagnostics.ts';
+import type { Site } from '../content/model.ts';
+import { fileForPath } from '../routes/paths.ts';
+import { IncrementalWriter, hashTree } from '../output/writer.ts';
+import { affectedRoutes } from './plan.ts';
+
+export interface RebuildReport {
+  ok: boolean;
+  /** What triggered it, for the one-line log. */
+  cause: string;
+  /** Pages rendered. */
+  rendered: number;
+  /** Output files whose bytes changed, and removed ones. */
+  changed: string[];
+  removed: string[];
+  ms: number;
+  warnings: number;
+  /** Formatted errors when !ok. */
+  error?: string;
+}
+
+export class WatchSession {
+  private readonly cache: BuildCache = { parsed: new Map() };
+  private hashes?: Map<string, string>;
+  private site?: Site;
+  private routeFiles = new Set<string>();
+
+  constructor(
+    private readonly config: BuildConfig,
+    private readonly clientExtra: Record<string, unknown> = { watch: true },
+  ) {}
+
+  /** Rebuild after `changes` (absolute paths; empty: everything). */
+  async rebuild(changes: readonly string[]): Promise<RebuildReport> {
+    const started = performance.now();
+    const shown = (c: string) => path.relative(path.dirname(c.startsWith(this.config.contentDir) ? this.config.contentDir : this.config.templatesDir), c);
+    const cause = changes.length ? [...new Set(changes.map(shown))].slice(0, 3).join(', ') + (changes.length > 3 ? ` (+${changes.length - 3} more)` : '') : 'start';
+    this.hashes ??= await hashTree(this.config.outDir);
+    const { contentDir } = this.config;
+    // Drop what the changes make stale.
+    const under = (c: string, ...dir: string[]) => c.startsWith(path.join(...dir) + path.sep);
+    for (const c of changes) {
+      if (under(c, this.config.clientDir) || under(c, this.config.templatesDir, 'styles')) this.cache.bundled = undefined;
+      else if (under(c, this.config.templatesDir)) this.cache.templates = undefined;
+      if (under(c, contentDir, 'images')) this.cache.images = undefined;
+    }
+    // The filter needs the new site: compute it inside the build, from the loaded site.
+    let rendered = 0;
+    const before = this.site;
+    const keep = new Set<string>();
+    const writer = new IncrementalWriter(this.config.outDir, this.hashes, keep);
+    let result: BuildResult;
+    try {
+      result = await build(this.config, writer, {
+        cache: this.cache,
+        clientExtra: this.clientExtra,
+        plan: (site, routes) => {
+          const only = changes.length ? affectedRoutes(changes, contentDir, before, site) : undefined;
+          // Files of routes not rendered now stay on disk as they are.
+          for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
+          return only;
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof BuildError)) throw err;
+      return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map(formatDiagnostic).join('\n\n')}` };
+    }
+    this.site = result.site;
+    this.routeFiles = new Set(result.routes.routes.map((r) => r.file));
+    for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
+    return {
+      ok: true,
+      cause,
+      rendered,
+      changed: writer.changed,
+      removed: writer.removed,
+      ms: performance.now() - started,
+      warnings: result.diagnostics.filter((d) => d.severity === 'warning').length,
+    };
+  }
+
+  /** The output file a URL path is served from (for tests and logs). */
+  fileFor(urlPath: string): string | undefined {
+    const f = fileForPath(urlPath);
+    return this.routeFiles.has(f) ? f : undefined;
+  }
+}

@@ -1,0 +1,195 @@
+/** `site watch` on a temporary copy of the site: incremental rebuilds, live reload, errors, server safety. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EPOCH, ROOT, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
+
+let dir: string;
+let child: ChildProcess;
+let base: string;
+let stdout = '';
+let events = '';
+let sse: http.ClientRequest;
+
+const out = (f: string) => readFileSync(path.join(dir, 'dist', f), 'utf8');
+const mtime = (f: string) => statSync(path.join(dir, 'dist', f)).mtimeMs;
+
+/** Wait until `check` holds (polling), or fail after `ms`. */
+async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}\n--- stdout ---\n${stdout}\n--- events ---\n${events}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Edit a file of the temporary project and wait for the next event named `event`. */
+async function editAndWait(file: string, change: (text: string) => string, event = 'reload'): Promise<void> {
+  const before = events.split(`event: ${event}`).length;
+  const p = path.join(dir, file);
+  const text = readFileSync(p, 'utf8');
+  const next = change(text);
+  if (next === text) throw new Error(`edit of ${file} changed nothing`);
+  writeFileSync(p, next);
+  await until(() => events.split(`event: ${event}`).length > before, `${event} after editing ${file}`);
+}
+
+/** A raw request (no URL normalisation on the way). */
+function rawGet(pathAndQuery: string): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: pathAndQuery, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  // A project of its own: content, templates and client copied; src and node_modules linked.
+  dir = tmpDir('site-watch-');
+  for (const d of ['templates', 'client']) cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
+  cpSync(SHIPPED_CONTENT, path.join(dir, 'content'), { recursive: true });
+  symlinkSync(path.join(ROOT, 'src'), path.join(dir, 'src'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  mkdirSync(path.join(dir, 'dist'));
+  child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/site.js'), 'watch', '--port', '0', '--content', 'content', '--templates', 'templates', '--client', 'client', '--out', 'dist'],
+    { cwd: dir, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stdout += c));
+  await until(() => /Serving (http:\/\/127\.0\.0\.1:\d+)/.test(stdout), 'the server to start', 30_000);
+  base = /Serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)![1]!;
+  await new Promise<void>((resolve) => {
+    sse = http.get(`${base}/__site/events`, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (events += c));
+      resolve();
+    });
+  });
+  await until(() => events.includes(': connected'), 'the reload channel');
+});
+
+afterAll(async () => {
+  sse?.destroy();
+  if (child && child.exitCode === null) {
+    child.kill('SIGINT');
+    await new Promise((r) => child.once('exit', r));
+  }
+});
+
+describe('[R-BUILD-7] site watch', () => {
+  it('serves the site with the reload script injected (never in the built files)', async () => {
+    const res = await fetch(`${base}/es/rates`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<script src="/__site/reload.js" defer></script>');
+    expect(out('es/rates.html')).not.toContain('__site');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('a post edit re-renders that post and the lists of its language, nothing else, and reloads', async () => {
+    const otherLang = mtime('es/blog/monaco-grand-prix.html');
+    const home = mtime('index.html');
+    await editAndWait('content/blog/monaco-grand-prix/en.md', (t) => t.replace(/^title: .*$/m, 'title: "Grand Prix, edited live"'));
+    expect(out('blog/monaco-grand-prix.html')).toContain('Grand Prix, edited live');
+    expect(out('blog.html')).toContain('Grand Prix, edited live');
+    expect(out('blog/category/events.html')).toContain('Grand Prix, edited live');
+    expect(mtime('es/blog/monaco-grand-prix.html')).toBe(otherLang);
+    expect(mtime('index.html')).toBe(home);
+    expect(stdout).toMatch(/content\/blog\/monaco-grand-prix\/en\.md → \d+ page\(s\) rendered, \d+ file\(s\) changed, \d+ ms/);
+  });
+
+  it('a text-table edit re-renders that language', async () => {
+    const en = mtime('index.html');
+    await editAndWait('content/i18n/es.yaml', (t) => t.replace(/^ {2}tagline: .*$/m, '  tagline: Lema editado en directo'));
+    expect(out('es.html')).toContain('Lema editado en directo');
+    expect(out('es/rates.html')).toContain('Lema editado en directo');
+    expect(mtime('index.html')).toBe(en);
+  });
+
+  it('a template edit reloads the templates and re-renders the pages', async () => {
+    await editAndWait('templates/pages/NotFound.tsx', (t) => t.replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-edited="yes">'));
+    expect(out('404.html')).toContain('data-edited="yes"');
+    expect(out('el/404.html')).toContain('data-edited="yes"');
+  });
+
+  it('a client edit rebundles the script and the pages point at the new file', async () => {
+    const before = /\/assets\/main\.[0-9a-f]+\.js/.exec(out('index.html'))![0];
+    await editAndWait('client/main.ts', (t) => t.replace("document.documentElement.classList.add('js');", "document.documentElement.classList.add('js', 'live-edit');"));
+    const after = /\/assets\/main\.[0-9a-f]+\.js/.exec(out('index.html'))![0];
+    expect(after).not.toBe(before);
+    expect(readFileSync(path.join(dir, 'dist', after), 'utf8')).toContain('live-edit');
+  });
+
+  it('broken content is reported in the terminal and the browser; the last good pages stay; the fix clears it', async () => {
+    const good = out('rates.html');
+    await editAndWait('content/data/rates.yaml', (t) => t.replace('price: 250 }', 'price: [250 }'), 'build-error');
+    expect(stdout).toMatch(/✗ content\/data\/rates\.yaml: build failed/);
+    expect(stdout).toMatch(/data\/rates\.yaml:3:\d+: error \[yaml\]/);
+    expect(events).toMatch(/event: build-error\ndata: .*data\/rates\.yaml:3/);
+    const res = await fetch(`${base}/rates`);
+    expect(res.status).toBe(200);
+    expect(out('rates.html')).toBe(good);
+    // A page that connects now gets the error at once.
+    const late = await new Promise<string>((resolve) => {
+      http.get(`${base}/__site/events`, (r) => {
+        let data = '';
+        r.on('data', (c) => {
+          data += c;
+          if (data.includes('build-error')) {
+            r.destroy();
+            resolve(data);
+          }
+        });
+      });
+    });
+    expect(late).toContain('data/rates.yaml');
+    await editAndWait('content/data/rates.yaml', (t) => t.replace('price: [250 }', 'price: 250 }'));
+    expect(child.exitCode).toBeNull();
+  });
+
+  it('a template that fails to compile is reported with file and line, and the fix recovers', async () => {
+    await editAndWait('templates/pages/Rates.tsx', (t) => t.replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1}'), 'build-error');
+    expect(stdout).toMatch(/templates\/pages\/Rates\.tsx:\d+:\d+: error \[template\]/);
+    await editAndWait('templates/pages/Rates.tsx', (t) => t.replace('<main id="main" tabIndex={-1}\n', '<main id="main" tabIndex={-1}>\n'));
+  });
+});
+
+describe('[R-BUILD-8] the dev server', () => {
+  it('refuses every path-traversal attempt', async () => {
+    for (const p of ['/../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/%2E%2E%2Fetc%2Fpasswd', '/..%5c..%5cetc%5cpasswd', '/a\\..\\..\\etc\\passwd', '/index.html%00.txt', '/assets/%2e%2e/%2e%2e/package.json', '/_headers', '/_redirects']) {
+      const res = await rawGet(p);
+      expect([400, 404], p).toContain(res.status);
+      expect(res.body).not.toMatch(/root:|"dependencies"|Content-Security-Policy:/);
+    }
+  });
+
+  it('serves the right 404 page per language and applies the redirect rules', async () => {
+    const es = await fetch(`${base}/es/no-existe`);
+    expect(es.status).toBe(404);
+    expect(await es.text()).toContain('<html lang="es"');
+    const en = await fetch(`${base}/nope`);
+    expect(en.status).toBe(404);
+    expect(await en.text()).toContain('<html lang="en"');
+    const moved = await fetch(`${base}/ru/athens-escort?utm_source=x`, { redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/ru/athens-vip-companion?utm_source=x');
+    const css = /\/assets\/site\.[0-9a-f]+\.css/.exec(out('index.html'))![0];
+    expect((await fetch(`${base}${css}`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('stops cleanly on Ctrl-C', async () => {
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(0);
+    expect(stdout).toContain('Stopped.');
+  });
+});
