@@ -1,0 +1,90 @@
+/** One strict Content-Security-Policy for every page: no inline script, no violation in a browser. */
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { buildSite, copyContent, htmlFiles, read } from '../helpers/site.ts';
+import { parseHtml } from '../helpers/dom.ts';
+import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { startDevServer, type DevServer } from '../../src/server/dev.ts';
+import { parseHeaders, headersFor } from '../../src/server/rules.ts';
+
+const hasChrome = Boolean(chromePath());
+if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
+
+let out: string;
+beforeAll(async () => {
+  ({ out } = await buildSite(copyContent()));
+});
+
+describe('[R-BUILD-10] content security policy', () => {
+  it('no page has an inline executable script or an inline event handler', () => {
+    for (const f of htmlFiles(out)) {
+      const doc = parseHtml(read(out, f));
+      for (const s of doc.querySelectorAll('script')) {
+        const type = s.getAttribute('type');
+        const data = type === 'application/ld+json' || type === 'application/json';
+        expect(s.hasAttribute('src') || data, `${f}: inline script ${s.outerHTML.slice(0, 80)}`).toBe(true);
+      }
+      for (const el of doc.querySelectorAll('*')) {
+        for (const attr of el.getAttributeNames()) expect(attr.startsWith('on'), `${f}: ${el.tagName} ${attr}`).toBe(false);
+        if (el.getAttribute('href')?.trim().toLowerCase().startsWith('javascript:')) throw new Error(`${f}: javascript: link`);
+      }
+      expect(doc.querySelectorAll('[style]'), `${f}: inline style attribute`).toHaveLength(0);
+      expect(doc.querySelectorAll('style'), `${f}: inline style element`).toHaveLength(0);
+    }
+  });
+
+  it("the policy in _headers and in every page's <meta> is the same (frame-ancestors is header-only)", () => {
+    const header = headersFor(parseHeaders(read(out, '_headers')), '/rates')['Content-Security-Policy']!;
+    expect(header).toContain("script-src 'self'");
+    expect(header).not.toContain('unsafe-inline');
+    for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) expect(header).toContain(d);
+    const expected = header.replace("frame-ancestors 'none'; ", '');
+    for (const f of htmlFiles(out)) {
+      const meta = parseHtml(read(out, f)).querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content');
+      expect(meta, f).toBe(expected);
+    }
+    const all = headersFor(parseHeaders(read(out, '_headers')), '/');
+    for (const h of ['Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy', 'Rating']) expect(all[h], h).toBeTruthy();
+    expect(all['Cache-Control']).toBe('no-cache');
+    expect(headersFor(parseHeaders(read(out, '_headers')), '/assets/site.x.css')['Cache-Control']).toBe('public, max-age=31536000, immutable');
+    expect(headersFor(parseHeaders(read(out, '_headers')), '/sw.js')['Cache-Control']).toBe('no-cache');
+  });
+
+  describe.skipIf(!hasChrome)('in Chromium with the headers applied', () => {
+    let browser: Browser;
+    let server: DevServer;
+    beforeAll(async () => {
+      server = await startDevServer({ root: out, port: 0 });
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    it('every page loads without a CSP violation or console error', async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 204, body: '' }));
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`${page.url()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+      });
+      let checked = 0;
+      for (const f of htmlFiles(out)) {
+        if (f.startsWith('s/')) continue; // landing pages forward at once
+        const res = await page.goto(`${server.url}/${f === 'index.html' ? '' : f.replace(/\.html$/, '')}`);
+        expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(100);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  });
+});
