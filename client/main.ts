@@ -94,7 +94,8 @@ function run(data: ClientData): void {
     local.set(k.returning, 'true');
     session.remove(k.fromStealth);
     session.remove(k.pending);
-    tracker.start(providerSink(data.analytics, Boolean(data.watch)));
+    // Under `site watch` (its reload script is in the page) events also go to the console.
+    tracker.start(providerSink(data.analytics, Boolean(document.querySelector('script[src="/__site/reload.js"]'))));
   };
   if (pending) {
     try {

@@ -23,8 +23,6 @@ export interface ClientData {
   /** Consent mode: true means nothing non-essential happens before Accept. */
   consentMode: boolean;
   analytics: Site['config']['analytics'];
-  /** Set by `site watch`: events go to the console. */
-  watch?: boolean;
   page: { kind: string; id?: string; city: string; landing?: { source: string } };
   whatsapp: string;
   phone: string;

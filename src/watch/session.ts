@@ -32,10 +32,7 @@ export class WatchSession {
   private site?: Site;
   private routeFiles = new Set<string>();
 
-  constructor(
-    private readonly config: BuildConfig,
-    private readonly clientExtra: Record<string, unknown> = { watch: true },
-  ) {}
+  constructor(private readonly config: BuildConfig) {}
 
   /** Rebuild after `changes` (absolute paths; empty: everything). */
   async rebuild(changes: readonly string[]): Promise<RebuildReport> {
@@ -60,7 +57,6 @@ export class WatchSession {
     try {
       result = await build(this.config, writer, {
         cache: this.cache,
-        clientExtra: this.clientExtra,
         plan: (site, routes) => {
           const only = changes.length ? affectedRoutes(changes, contentDir, before, site) : undefined;
           // Files of routes not rendered now stay on disk as they are.

@@ -93,6 +93,8 @@ describe('[R-BUILD-7] site watch', () => {
     expect(html).toContain('<script src="/__site/reload.js" defer></script>');
     expect(out('es/rates.html')).not.toContain('__site');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // What watch writes is what build writes: the page on disk is the served one minus the script.
+    expect(html.replace('<script src="/__site/reload.js" defer></script>', '')).toBe(out('es/rates.html'));
   });
 
   it('a post edit re-renders that post and the lists of its language, nothing else, and reloads', async () => {
@@ -191,5 +193,28 @@ describe('[R-BUILD-8] the dev server', () => {
     const code = await new Promise((r) => child.once('exit', r));
     expect(code).toBe(0);
     expect(stdout).toContain('Stopped.');
+  });
+});
+
+describe('[R-BUILD-8] site serve', () => {
+  it('serves a built folder with the host rules and stops on Ctrl-C', async () => {
+    const serve = spawn(process.execPath, [path.join(ROOT, 'bin/site.js'), 'serve', '--out', path.join(dir, 'dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    serve.stdout!.on('data', (c) => (text += c));
+    const start = Date.now();
+    while (!/at (http:\/\/127\.0\.0\.1:\d+)/.test(text)) {
+      if (Date.now() - start > 15_000) throw new Error(`site serve did not start: ${text}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)![1]!;
+    const page = await fetch(`${url}/el/contact`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('__site/reload.js');
+    const moved = await fetch(`${url}/monaco-concierge`, { redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/services/travel-companion');
+    expect((await fetch(`${url}/__site/events`)).status).toBe(404);
+    serve.kill('SIGINT');
+    expect(await new Promise((r) => serve.once('exit', r))).toBe(0);
   });
 });
