@@ -73,6 +73,8 @@ export const pagesSchema = z
 export const blogSchema = z.strictObject({
   path: routePath,
   categories: z.array(id).min(1),
+  /** Posts per list page; longer lists continue at {path}/page/2 etc., so no page grows with the blog. */
+  postsPerPage: z.number().int().min(1).max(100),
 });
 
 /** Front matter of `content/blog/<slug>/<lang>.md`. */

@@ -13,10 +13,12 @@ export function routeTitle(route: Route, t: Translate, routes: RouteTable): { ti
     case 'post':
       return { title: route.post!.title, description: route.post!.excerpt };
     case 'blog':
-      return { title: t('page.blog.title'), description: t('page.blog.description') };
     case 'category': {
-      const category = t(`blog.category.${route.category}`);
-      return { title: t('page.category.title', { category }), description: t('page.category.description', { category }) };
+      const category = route.category ? t(`blog.category.${route.category}`) : '';
+      const base = route.kind === 'blog' ? { title: t('page.blog.title'), description: t('page.blog.description') } : { title: t('page.category.title', { category }), description: t('page.category.description', { category }) };
+      const list = route.list;
+      // Later pages of a list have titles of their own (one title per URL).
+      return list && list.page > 1 ? { title: t('blog.pageTitle', { title: base.title, n: list.page, total: list.pages }), description: base.description } : base;
     }
     case 'redirect': {
       const target = routes.byPath.get(route.target!);

@@ -31,8 +31,24 @@ export interface Route {
   category?: string;
   /** Directory `source` name of a landing page. */
   source?: string;
+  /** A blog list or category page: its slice of posts and where it sits among its pages. */
+  list?: ListPage;
   /** Human-readable origin, for diagnostics: `pages.yaml[3]`, `blog/x/en.md`. */
   origin: string;
+}
+
+export interface ListPage {
+  /** 1-based. */
+  page: number;
+  pages: number;
+  posts: readonly Post[];
+  /** Path of page 1; page n is `${first}/page/${n}`. */
+  first: string;
+}
+
+/** Path of page `n` of a list whose first page is `first`. */
+export function listPagePath(first: string, n: number): string {
+  return n === 1 ? first : `${first}/page/${n}`;
 }
 
 export interface RouteTable {
@@ -78,12 +94,22 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   });
 
   const blogBase = site.blog.path;
+  const perPage = site.blog.postsPerPage;
+  // Posts are sorted newest first; each list is cut into pages here, once, not in templates.
+  const listRoutes = (kind: 'blog' | 'category', key: string, first: string, lang: string, posts: Post[], origin: string, category?: string) => {
+    const pages = Math.max(1, Math.ceil(posts.length / perPage));
+    for (let page = 1; page <= pages; page++) {
+      const path = listPagePath(first, page);
+      const list = { page, pages, posts: posts.slice((page - 1) * perPage, page * perPage), first };
+      routes.push({ kind, path, file: fileForPath(path), lang, key: page === 1 ? key : `${key}:page:${page}`, template: 'blog', indexable: true, category, list, origin });
+    }
+  };
   for (const lang of languages) {
-    const list = localize(blogBase, lang, def);
-    routes.push({ kind: 'blog', path: list, file: fileForPath(list), lang, key: 'blog', template: 'blog', indexable: true, origin: 'data/blog.yaml path' });
+    const posts = site.posts.filter((p) => p.lang === lang);
+    listRoutes('blog', 'blog', localize(blogBase, lang, def), lang, posts, 'data/blog.yaml path');
     for (const category of site.blog.categories) {
-      const path = localize(`${blogBase}/category/${category}`, lang, def);
-      routes.push({ kind: 'category', path, file: fileForPath(path), lang, key: `category:${category}`, template: 'blog', indexable: true, category, origin: `data/blog.yaml categories (${category})` });
+      const first = localize(`${blogBase}/category/${category}`, lang, def);
+      listRoutes('category', `category:${category}`, first, lang, posts.filter((p) => p.category === category), `data/blog.yaml categories (${category})`, category);
     }
   }
   for (const post of site.posts) {

@@ -1,13 +1,16 @@
 import type { PageContext } from '../../src/render/context.ts';
+import { listPagePath } from '../../src/routes/table.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Blog list and category pages: filters are links, so they work without JavaScript. */
 export function Blog({ ctx }: { ctx: PageContext }) {
   const { t, site, route, format } = ctx;
   const category = route.category;
-  // The list page holds every post, so the client can filter it in place; a category page holds
-  // only its own posts (the filter links lead to real pages either way).
-  const posts = site.posts.filter((p) => p.lang === route.lang && (!category || p.category === category));
+  // The route table cut the list into pages. A list that fits on one page holds every post, so the
+  // client can filter it in place; otherwise the filter links lead to the category pages.
+  const list = route.list!;
+  const posts = list.posts;
+  const inPlace = route.kind === 'blog' && list.pages === 1;
   const titleOf = (c?: string) => (c ? t('page.category.title', { category: t(`blog.category.${c}`) }) : t('blog.title'));
   const documentTitle = (c?: string) => t('head.titleTemplate', { title: c ? titleOf(c) : t('page.blog.title'), brand: site.config.brand });
   const title = titleOf(category);
@@ -16,7 +19,7 @@ export function Blog({ ctx }: { ctx: PageContext }) {
     <main id="main" tabIndex={-1}>
       <div className="container">
         <PageIntro title={title} intro={t('blog.intro')} />
-        <nav aria-label={t('blog.filters')} className="filters" data-inplace={category ? undefined : ''}>
+        <nav aria-label={t('blog.filters')} className="filters" data-inplace={inPlace ? '' : undefined}>
           <ul>
             <li>
               <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined} data-filter="" data-title={titleOf()} data-document-title={documentTitle()}>
@@ -49,6 +52,21 @@ export function Blog({ ctx }: { ctx: PageContext }) {
               </li>
             ))}
           </ul>
+        )}
+        {list.pages > 1 && (
+          <nav className="pagination" aria-label={t('blog.pagination.label')}>
+            {list.page > 1 && (
+              <a href={listPagePath(list.first, list.page - 1)} rel="prev">
+                ← {t('blog.pagination.prev')}
+              </a>
+            )}
+            <span aria-current="page">{t('blog.pagination.status', { n: list.page, total: list.pages })}</span>
+            {list.page < list.pages && (
+              <a href={listPagePath(list.first, list.page + 1)} rel="next">
+                {t('blog.pagination.next')} →
+              </a>
+            )}
+          </nav>
         )}
       </div>
     </main>
