@@ -11,7 +11,7 @@ import { checkContent } from './content/checks.ts';
 import type { Site } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
-import { processImages, type ProcessedImages } from './assets/images.ts';
+import { processImages, type ImageStats, type ProcessedImages } from './assets/images.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
 import { renderRoute } from './render/page.ts';
@@ -31,6 +31,8 @@ export interface BuildStats {
   scriptGzipBytes: number;
   /** Milliseconds per stage, in order. */
   stages: Record<string, number>;
+  /** Image sources, files written for them, and how many came from the cache or were encoded. */
+  images: ImageStats;
 }
 
 /**
@@ -59,20 +61,27 @@ export interface BuildResult {
   stats: BuildStats;
 }
 
-/** Bad template or content mistakes found while rendering: each names its route. */
-function renderAll(routes: readonly Route[], render: (r: Route) => string, write: (r: Route, html: string) => Promise<void>, diags: Diagnostics) {
-  return Promise.all(
-    routes.map((route) => {
-      let html: string;
-      try {
-        html = render(route);
-      } catch (err) {
-        diags.error({ code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
-        return undefined;
-      }
-      return write(route, html);
-    }),
-  );
+/** Pages rendered before their writes are awaited: bounds the HTML held in memory, keeps the disk busy. */
+const RENDER_BATCH = 64;
+
+/**
+ * Render and write in batches, so memory does not grow with the number of pages. Template or
+ * content mistakes found while rendering are collected, each naming its route.
+ */
+async function renderAll(routes: readonly Route[], render: (r: Route) => string, write: (r: Route, html: string) => Promise<void>, diags: Diagnostics): Promise<void> {
+  let pending: Promise<void>[] = [];
+  for (const route of routes) {
+    try {
+      pending.push(write(route, render(route)));
+    } catch (err) {
+      diags.error({ code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
+    }
+    if (pending.length >= RENDER_BATCH) {
+      await Promise.all(pending);
+      pending = [];
+    }
+  }
+  await Promise.all(pending);
 }
 
 /** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
@@ -121,7 +130,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     [templates, bundled, images] = await Promise.all([
       cache?.templates ?? loadTemplates(config.templatesDir),
       cache?.bundled ?? bundleAssets(config.clientDir, config.templatesDir),
-      cache?.images ?? processImages(config.contentDir, imageSizes(site)),
+      cache?.images ?? processImages(config.contentDir, { cacheDir: config.cacheDir, copy: new Set([ICON, TOUCH_ICON]), social: site.gallery.socialImage.file }),
     ]);
     if (cache) Object.assign(cache, { templates, bundled, images });
   } catch (err) {
@@ -133,16 +142,17 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
       diags.error({ code: 'template', file: r.origin, field: 'template', message: `no template "${r.template}"; templates/index.tsx exports: ${Object.keys(templates.pages).sort().join(', ')}` });
   }
   if (diags.hasErrors()) return fail('templates');
+  checkImageSizes(site, images, diags);
+  if (diags.hasErrors()) return fail('images');
   lap('templates+assets');
 
-  const iconFile = 'icon.svg';
   const assets: Assets = {
     css: bundled.css,
     noscriptCss: bundled.noscriptCss,
     js: bundled.js,
     forward: bundled.forward,
-    icon: images.get(iconFile).src,
-    touchIcon: images.get('touch-icon.png').src,
+    icon: images.get(ICON).src,
+    touchIcon: images.get(TOUCH_ICON).src,
     manifest: '/manifest.webmanifest',
     image: images.get,
   };
@@ -185,13 +195,38 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     site,
     routes,
     diagnostics: diags.items,
-    stats: { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages },
+    stats: { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats },
   };
 }
 
-function imageSizes(site: Site) {
-  const sizes = new Map<string, { width: number; height: number }>();
+/** Icons under content/images, copied as they are (hashed); every other image is converted. */
+const ICON = 'icon.svg';
+const TOUCH_ICON = 'touch-icon.png';
+
+/** gallery.yaml's width/height (used by JSON-LD) must be the size the image is served at. */
+function checkImageSizes(site: Site, images: ProcessedImages, diags: Diagnostics): void {
   const g = site.gallery;
-  for (const img of [...g.images, ...g.featured, ...g.portraits, g.socialImage]) sizes.set(img.file, { width: img.width, height: img.height });
-  return sizes;
+  for (const [kind, list] of [['images', g.images], ['featured', g.featured], ['portraits', g.portraits], ['socialImage', [g.socialImage]]] as const) {
+    list.forEach((img, i) => {
+      const real = images.info(img.file);
+      if (!real) return;
+      for (const dim of ['width', 'height'] as const) {
+        if (img[dim] === real[dim]) continue;
+        const at = kind === 'socialImage' ? [kind, dim] : [kind, i, dim];
+        const how =
+          kind === 'socialImage'
+            ? 'the social image is served cropped to 1200x630'
+            : real.width === real.sourceWidth && real.height === real.sourceHeight
+              ? `the file is ${real.sourceWidth}x${real.sourceHeight}`
+              : `the file is ${real.sourceWidth}x${real.sourceHeight}, served fitted inside 1920x1080 as ${real.width}x${real.height}`;
+        diags.error({
+          code: 'image-size',
+          file: 'data/gallery.yaml',
+          ...site.locate('data/gallery.yaml', at),
+          field: at.join('.'),
+          message: `${dim} of images/${img.file} is ${img[dim]}, expected ${real[dim]} (${how})`,
+        });
+      }
+    });
+  }
 }

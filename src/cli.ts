@@ -23,6 +23,8 @@ export function formatSummary(result: BuildResult, outDir: string): string {
     lines.push(`  ${kind.padEnd(10)}${langs.map((l) => String(stats.pages[kind]![l] ?? '-').padStart(6)).join('')}`);
   }
   lines.push(`  client script: ${kb(stats.scriptGzipBytes)} gzipped`);
+  const im = stats.images;
+  lines.push(`  images: ${im.sources} sources, ${im.files} files (${im.cached} from cache, ${im.encoded} encoded)`);
   lines.push(`  stages: ${Object.entries(stats.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(' · ')}`);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   lines.push(warnings.length ? `${warnings.length} warning(s):` : 'No warnings.');
