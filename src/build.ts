@@ -17,6 +17,7 @@ import { loadTemplates, type TemplateModule } from './render/templates.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets } from './render/context.ts';
 import { DiskWriter, type Writer } from './output/writer.ts';
+import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { headersFile, redirectsFile } from './output/hosting.ts';
 import { nginxFiles } from './output/nginx.ts';
@@ -33,6 +34,9 @@ export interface BuildStats {
   stages: Record<string, number>;
   /** Image sources, files written for them, and how many came from the cache or were encoded. */
   images: ImageStats;
+  languages: readonly string[];
+  /** Files carried over unchanged from the last build (nothing rendered); 0 for a real build. */
+  carried: number;
 }
 
 /**
@@ -50,13 +54,12 @@ export interface BuildOptions {
   cache?: BuildCache;
   /** Which routes to render, decided once the site is loaded (watch: what a change affects); default all. */
   plan?: (site: Site, routes: RouteTable) => ((route: Route) => boolean) | undefined;
-  /** Extra client data (watch mode sets `watch: true`). */
-  clientExtra?: Record<string, unknown>;
 }
 
 export interface BuildResult {
-  site: Site;
-  routes: RouteTable;
+  /** Absent when nothing changed and the last build's files were carried over. */
+  site?: Site;
+  routes?: RouteTable;
   diagnostics: Diagnostic[];
   stats: BuildStats;
 }
@@ -96,6 +99,29 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     mark = now;
   };
   const diags = new Diagnostics();
+
+  // Nothing changed since the last good build of this folder: carry its files over (hard links),
+  // render nothing. Only one-shot builds to disk do this; watch keeps its own state.
+  const record = !cache && writer instanceof DiskWriter ? { key: await inputKey(config), last: await readRecord(config) } : undefined;
+  if (record?.last && writer instanceof DiskWriter && record.last.key === record.key && (await outputIntact(config, record.last))) {
+    const last = record.last;
+    await writer.carry(config.outDir, last.files);
+    await writer.commit();
+    lap('carry');
+    return {
+      diagnostics: last.diagnostics,
+      stats: {
+        ...last.stats,
+        files: last.files.length,
+        bytes: 0,
+        ms: performance.now() - started,
+        stages,
+        images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 },
+        carried: last.files.length,
+      },
+    };
+  }
+
   const fail = async (stage: string): Promise<never> => {
     await writer.abort();
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || config.strict));
@@ -165,7 +191,6 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     assets,
     templates,
     onMissingText: (lang: string, key: string) => (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(key),
-    clientExtra: opts.clientExtra,
   };
   const pages: BuildStats['pages'] = {};
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
@@ -191,12 +216,9 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   if (config.strict && diags.warnings.length) return fail('strict');
   await writer.commit();
   lap('swap');
-  return {
-    site,
-    routes,
-    diagnostics: diags.items,
-    stats: { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats },
-  };
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0 };
+  if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
+  return { site, routes, diagnostics: diags.items, stats };
 }
 
 /** Icons under content/images, copied as they are (hashed); every other image is converted. */

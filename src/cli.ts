@@ -12,11 +12,14 @@ const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} M
 
 /** The end-of-build summary: pages by kind and language, bytes, time, warnings. */
 export function formatSummary(result: BuildResult, outDir: string): string {
-  const { stats, site } = result;
-  const langs = site.languages;
+  const { stats } = result;
+  const langs = stats.languages;
   const total = Object.values(stats.pages).reduce((n, byLang) => n + Object.values(byLang).reduce((a, b) => a + b, 0), 0);
+  const where = `${path.relative(process.cwd(), outDir) || '.'}/`;
   const lines = [
-    `Built ${total} pages in ${Math.round(stats.ms)} ms → ${path.relative(process.cwd(), outDir) || '.'}/ (${stats.files} files, ${kb(stats.bytes)})`,
+    stats.carried
+      ? `Nothing changed since the last build: ${stats.carried} files of ${total} pages carried over to ${where} unrendered in ${Math.round(stats.ms)} ms`
+      : `Built ${total} pages in ${Math.round(stats.ms)} ms → ${where} (${stats.files} files, ${kb(stats.bytes)})`,
     `  ${'kind'.padEnd(10)}${langs.map((l) => l.padStart(6)).join('')}`,
   ];
   for (const kind of Object.keys(stats.pages).sort()) {

@@ -63,6 +63,19 @@ export class DiskWriter implements Writer {
     this.bytes += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
   }
 
+  /** Every file written, sorted (for the build record). */
+  paths(): string[] {
+    return [...this.written].sort();
+  }
+
+  /** Take the files of the current output as they are (hard links into the staging folder). */
+  async carry(outDir: string, files: readonly string[]): Promise<void> {
+    const { carryOver } = await import('./carry.ts');
+    await carryOver(outDir, this.staging, files);
+    for (const f of files) this.written.add(f);
+    this.files += files.length;
+  }
+
   async commit(): Promise<void> {
     await fs.mkdir(this.staging, { recursive: true });
     const old = `${this.outDir.replace(/[\\/]+$/, '')}.old-${process.pid}-${Date.now()}`;

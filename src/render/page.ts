@@ -18,8 +18,6 @@ export interface RenderEnv {
   templates: TemplateModule;
   /** Called for every text key a page asked for that its language does not have. */
   onMissingText(lang: string, key: string): void;
-  /** Extra data for the client (watch mode adds its flag). */
-  clientExtra?: Record<string, unknown>;
 }
 
 const formatCache = new WeakMap<Site, Map<string, Format>>();
@@ -75,7 +73,7 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     head,
     format: formatFor(site, lang, t('lang.locale'), t('timeline.quarter')),
     languageLinks,
-    clientData: { ...clientData(site, route, t), ...env.clientExtra },
+    clientData: clientData(site, route, t),
   };
 }
 

@@ -68,8 +68,8 @@ export class WatchSession {
       if (!(err instanceof BuildError)) throw err;
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map(formatDiagnostic).join('\n\n')}` };
     }
-    this.site = result.site;
-    this.routeFiles = new Set(result.routes.routes.map((r) => r.file));
+    this.site = result.site!; // a session passes a cache, so its builds always render
+    this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {
       ok: true,

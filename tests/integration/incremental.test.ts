@@ -1,0 +1,35 @@
+/** A second build with nothing changed renders nothing and rewrites nothing. */
+import { statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyContent, edit, listFiles, runCli, tmpDir } from '../helpers/site.ts';
+
+describe('incremental builds', () => {
+  it('carries unchanged output over (same files, same inodes), and rebuilds after any change', async () => {
+    const content = copyContent();
+    const out = path.join(tmpDir(), 'dist');
+    const build = () => runCli(['build', '--content', content, '--out', out]);
+    const first = await build();
+    expect(first.stdout).toMatch(/^Built \d+ pages/);
+    const files = listFiles(out);
+    const inodes = files.map((f) => statSync(path.join(out, f)).ino);
+
+    const second = await build();
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^Nothing changed since the last build: \d+ files of \d+ pages carried over/);
+    expect(second.stdout).toContain('warning'); // the last build's warnings are still reported
+    expect(listFiles(out)).toEqual(files);
+    // Hard links: the very same files, not rewritten copies.
+    expect(files.map((f) => statSync(path.join(out, f)).ino)).toEqual(inodes);
+
+    edit(content, 'blog/monaco-grand-prix/en.md', /^title: .*$/m, 'title: "Changed"');
+    const third = await build();
+    expect(third.stdout).toMatch(/^Built \d+ pages/);
+
+    // An output folder changed by hand is not trusted: full build, stray file gone.
+    writeFileSync(path.join(out, 'stray.txt'), 'x');
+    const fourth = await build();
+    expect(fourth.stdout).toMatch(/^Built \d+ pages/);
+    expect(listFiles(out)).not.toContain('stray.txt');
+  });
+});
