@@ -3,7 +3,7 @@
 // Chromium on an emulated mid-range phone on a slow 4G link, once as built (external stylesheet)
 // and once with the stylesheet inlined into the page, and prints the median first and largest
 // contentful paint of each. Needs dist/ (npm run build) and Chromium.
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,15 +18,15 @@ const serverFile = path.join(cache, 'bench-static-server.mjs');
 await build({ entryPoints: [path.join(root, 'src/server/static.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: serverFile, logLevel: 'error' });
 const { startStaticServer } = await import(serverFile);
 
-// The inlined variant: a copy of dist/ whose home pages carry the stylesheet in a <style> element.
-const inlined = path.join(mkdtempSync(path.join(os.tmpdir(), 'site-css-')), 'dist');
-cpSync(dist, inlined, { recursive: true });
-const cssFile = readdirSync(path.join(dist, 'assets')).find((f) => /^site\.[0-9a-f]+\.css$/.test(f));
-const css = readFileSync(path.join(dist, 'assets', cssFile), 'utf8');
-for (const page of ['index.html']) {
-  const p = path.join(inlined, page);
-  writeFileSync(p, readFileSync(p, 'utf8').replace(/<link rel="stylesheet" href="\/assets\/site\.[0-9a-f]+\.css"\/>/, `<style>${css}</style>`).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, ''));
-}
+// The build inlines the stylesheet; the other variant is a copy of dist/ whose home page links
+// it as a file instead.
+const external = path.join(mkdtempSync(path.join(os.tmpdir(), 'site-css-')), 'dist');
+cpSync(dist, external, { recursive: true });
+const home = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const css = /<style>([\s\S]*?)<\/style>/.exec(home)?.[1];
+if (!css) throw new Error('dist/index.html has no inline <style>: build with `npm run build` first');
+writeFileSync(path.join(external, 'assets', 'site.css'), css);
+writeFileSync(path.join(external, 'index.html'), home.replace(`<style>${css}</style>`, '<link rel="stylesheet" href="/assets/site.css"/>'));
 
 const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
 async function measure(base) {
@@ -53,7 +53,7 @@ async function measure(base) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = {};
-for (const [name, dir] of [['external stylesheet (as built)', dist], ['stylesheet inlined', inlined]]) {
+for (const [name, dir] of [['stylesheet inlined (as built)', dist], ['external stylesheet', external]]) {
   const { server, url } = await startStaticServer({ root: dir });
   const ms = [];
   for (let i = 0; i < runs; i++) ms.push(await measure(url));

@@ -173,7 +173,8 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   lap('templates+assets');
 
   const assets: Assets = {
-    css: bundled.css,
+    cssText: bundled.cssText,
+    styleHash: bundled.styleHash,
     noscriptCss: bundled.noscriptCss,
     js: bundled.js,
     forward: bundled.forward,
@@ -208,9 +209,9 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   lap('render+write');
 
   const offline = Object.fromEntries(routes.routes.filter((r) => r.kind === 'offline').map((r) => [r.lang === site.defaultLanguage ? '' : r.lang, r.path]));
-  const precache = [assets.css, assets.js, assets.icon, ...Object.values(offline)];
+  const precache = [assets.js, assets.icon, ...Object.values(offline)];
   const sw = await bundleServiceWorker(config.clientDir, precache, offline);
-  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site), ...nginxFiles(site, routes), manifestFile(site, assets), sw])
+  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site, [assets.styleHash]), ...nginxFiles(site, routes, [assets.styleHash]), manifestFile(site, assets), sw])
     await writer.write(f.file, f.content);
 
   if (config.strict && diags.warnings.length) return fail('strict');

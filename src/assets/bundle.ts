@@ -1,5 +1,6 @@
 /** Stage "assets": the client script, the forwarding script and the stylesheet, bundled and hashed. */
 import { build, type BuildOptions } from 'esbuild';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
@@ -15,7 +16,9 @@ export interface BundledAssets {
   /** Public URLs: `/assets/main.<hash>.js` etc. */
   js: string;
   forward: string;
-  css: string;
+  /** The stylesheet itself, inlined in every page, and its base64 SHA-256 for the CSP. */
+  cssText: string;
+  styleHash: string;
   noscriptCss: string;
   /** Gzipped size of the main script, for the build summary and its budget. */
   jsBytes: number;
@@ -69,7 +72,6 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
   const files: OutputFile[] = [
     { file: named('main.js', js), content: js },
     { file: named('forward.js', forward), content: forward },
-    { file: named('site.css', css), content: css },
     { file: named('noscript.css', noscriptCss), content: noscriptCss },
   ];
   const { gzipSync } = await import('node:zlib');
@@ -77,8 +79,9 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
     files,
     js: `/${files[0]!.file}`,
     forward: `/${files[1]!.file}`,
-    css: `/${files[2]!.file}`,
-    noscriptCss: `/${files[3]!.file}`,
+    cssText: css,
+    styleHash: createHash('sha256').update(css).digest('base64'),
+    noscriptCss: `/${files[2]!.file}`,
     jsBytes: gzipSync(js).length,
   };
 }

@@ -14,7 +14,9 @@ export interface ImageAsset {
 
 /** Hashed asset URLs of this build. */
 export interface Assets {
-  css: string;
+  /** The stylesheet's text (inlined in every page) and its CSP hash. */
+  cssText: string;
+  styleHash: string;
   /** Extra rules for visitors without JavaScript (loaded inside <noscript>). */
   noscriptCss: string;
   /** The enhancement script (one per site). */

@@ -1,5 +1,5 @@
 /** One strict Content-Security-Policy for every page: no inline script, no violation in a browser. */
-import type { Server } from 'node:http';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildSite, copyContent, htmlFiles, read } from '../helpers/site.ts';
@@ -30,7 +30,14 @@ describe('[R-BUILD-10] content security policy', () => {
         if (el.getAttribute('href')?.trim().toLowerCase().startsWith('javascript:')) throw new Error(`${f}: javascript: link`);
       }
       expect(doc.querySelectorAll('[style]'), `${f}: inline style attribute`).toHaveLength(0);
-      expect(doc.querySelectorAll('style'), `${f}: inline style element`).toHaveLength(0);
+      // The one inline stylesheet is allowed by its hash, which the policy names.
+      const styles = [...doc.querySelectorAll('style')];
+      expect(styles.length, `${f}: inline style elements`).toBeLessThanOrEqual(1);
+      for (const st of styles) {
+        const hash = createHash('sha256').update(st.textContent ?? '').digest('base64');
+        expect(doc.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')).toContain(`'sha256-${hash}'`);
+        expect(read(out, '_headers')).toContain(`'sha256-${hash}'`);
+      }
     }
   });
 
@@ -38,6 +45,7 @@ describe('[R-BUILD-10] content security policy', () => {
     const header = headersFor(parseHeaders(read(out, '_headers')), '/rates')['Content-Security-Policy']!;
     expect(header).toContain("script-src 'self'");
     expect(header).not.toContain('unsafe-inline');
+    expect(header).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
     for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) expect(header).toContain(d);
     const expected = header.replace("frame-ancestors 'none'; ", '');
     for (const f of htmlFiles(out)) {

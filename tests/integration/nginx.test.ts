@@ -169,7 +169,7 @@ describe.skipIf(!hasNginx)('deploy/nginx.conf with Debian nginx', () => {
   });
 
   it('[R-BUILD-10] hashed assets are immutable for a year; pages, sw.js and sitemap.xml revalidate', async () => {
-    const css = readdirSync(path.join(out, 'assets')).find((f) => /^site\.[0-9a-f]+\.css$/.test(f))!;
+    const css = readdirSync(path.join(out, 'assets')).find((f) => /^noscript\.[0-9a-f]+\.css$/.test(f))!;
     expect(css).toBeTruthy();
     const asset = await get(`/assets/${css}`);
     expect(asset.status).toBe(200);

@@ -184,7 +184,7 @@ describe('[R-BUILD-8] the dev server', () => {
     const moved = await fetch(`${base}/ru/athens-escort?utm_source=x`, { redirect: 'manual' });
     expect(moved.status).toBe(301);
     expect(moved.headers.get('location')).toBe('/ru/athens-vip-companion?utm_source=x');
-    const css = /\/assets\/site\.[0-9a-f]+\.css/.exec(out('index.html'))![0];
+    const css = /\/assets\/noscript\.[0-9a-f]+\.css/.exec(out('index.html'))![0];
     expect((await fetch(`${base}${css}`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
