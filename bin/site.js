@@ -5,6 +5,11 @@
 // sources' paths, sizes and modification times, so an unchanged tree starts without bundling,
 // nobody runs a manual compile step, and parallel runs never read a half-written bundle.
 process.env.NODE_ENV = 'production';
+// Output piped into a command that stops reading (`site build --help | head`) is not an error.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

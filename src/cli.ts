@@ -97,6 +97,14 @@ async function runServe(opts: { out: string; port: string }): Promise<number> {
   return 0;
 }
 
+/** The options naming what a build reads: content, templates and client folders. */
+function sources(command: Command): Command {
+  return command
+    .option('-c, --content <dir>', 'content folder to read', 'content')
+    .option('--templates <dir>', "templates folder (default: the project's templates/)")
+    .option('--client <dir>', "client script folder (default: the project's client/)");
+}
+
 /** Entry point; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = new Command()
@@ -107,28 +115,20 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError()
     .exitOverride();
   let code = 0;
-  program
-    .command('build')
+  sources(program.command('build'))
     .description('Build every page in every language into the output folder (replaced only if the build succeeds).')
-    .option('-c, --content <dir>', 'content folder to read', 'content')
     .option('-o, --out <dir>', 'output folder to write (swapped in atomically)', 'dist')
-    .option('--templates <dir>', 'templates folder (default: the project\'s templates/)')
-    .option('--client <dir>', 'client script folder (default: the project\'s client/)')
     .option('--base-url <url>', 'absolute site URL for canonicals and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--strict', 'treat warnings (missing translations, stale or sample content) as errors', false)
     .option('--drafts', 'include draft posts and posts dated in the future', false)
     .option('-q, --quiet', 'print nothing on success', false)
-    .addHelpText('after', '\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --content tests/fixtures/minimal --out /tmp/out\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.')
+    .addHelpText('after', '\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --content ../other-site/content --out /tmp/preview\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.')
     .action(async (opts: CliOptions) => {
       code = await runBuild(opts);
     });
-  program
-    .command('watch')
+  sources(program.command('watch'))
     .description('Build, serve on localhost with live reload, and rebuild what each edit affects. Ctrl-C stops it.')
-    .option('-c, --content <dir>', 'content folder to read', 'content')
     .option('-o, --out <dir>', 'output folder to write and serve', 'dist')
-    .option('--templates <dir>', 'templates folder (default: the project\'s templates/)')
-    .option('--client <dir>', 'client script folder (default: the project\'s client/)')
     .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
     .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include draft and future posts', false)
