@@ -10,6 +10,7 @@ import { parseYaml, type YamlFile } from './yaml.ts';
 import { validate } from './validate.ts';
 import { flattenTexts } from './texts.ts';
 import { createMarkdown } from './markdown.ts';
+import { mapLimit } from '../limit.ts';
 
 export interface LoadOptions {
   contentDir: string;
@@ -245,8 +246,10 @@ async function loadPosts(
   const slugs = await listDir(blogDir);
   const render = createMarkdown();
   const posts: Post[] = [];
-  await Promise.all(
-    slugs.map(async (slug) => {
+  await mapLimit(
+    slugs,
+    64,
+    async (slug) => {
       const stat = await fs.stat(path.join(blogDir, slug));
       if (!stat.isDirectory()) {
         diags.error({ code: 'blog', file: `blog/${slug}`, message: 'expected a folder blog/<slug>/ holding <lang>.md files' });
@@ -282,7 +285,7 @@ async function loadPosts(
         if ((post.draft || scheduled) && !opts.drafts) continue;
         posts.push({ ...post, slug, lang, file: rel });
       }
-    }),
+    },
   );
   return posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug) || a.lang.localeCompare(b.lang));
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../build.ts';
+import { mapLimit } from '../limit.ts';
 
 /** What the last good build of an output folder recorded. */
 export interface BuildRecord {
@@ -48,7 +49,7 @@ export async function inputKey(config: BuildConfig): Promise<string> {
     ['src', path.join(config.projectRoot, 'src')],
   ] as const) {
     const files = (await walk(dir)).sort();
-    const contents = await Promise.all(files.map((f) => fs.readFile(path.join(dir, f))));
+    const contents = await mapLimit(files, 64, (f) => fs.readFile(path.join(dir, f)));
     files.forEach((f, i) => hash.update(`${label}/${f}\0${contents[i]!.length}\0`).update(contents[i]!));
   }
   return hash.digest('hex');

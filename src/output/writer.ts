@@ -4,6 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { mapLimit } from '../limit.ts';
 
 /** Where rendered files go; injected so tests can build into memory. */
 export interface Writer {
@@ -135,8 +136,10 @@ export class IncrementalWriter implements Writer {
   async commit(): Promise<void> {
     const { createHash } = await import('node:crypto');
     this.changed = [];
-    await Promise.all(
-      [...this.pending].map(async ([file, content]) => {
+    await mapLimit(
+      [...this.pending],
+      64,
+      async ([file, content]) => {
         const hash = createHash('sha256').update(content).digest('hex');
         if (this.hashes.get(file) === hash) return;
         const target = path.join(this.outDir, file);
@@ -146,7 +149,7 @@ export class IncrementalWriter implements Writer {
         await fs.rename(tmp, target);
         this.hashes.set(file, hash);
         this.changed.push(file);
-      }),
+      },
     );
     this.removed = [...this.hashes.keys()].filter((f) => !this.pending.has(f) && !this.keep.has(f));
     await Promise.all(this.removed.map((f) => fs.rm(path.join(this.outDir, f), { force: true })));
@@ -170,12 +173,10 @@ export async function hashTree(dir: string): Promise<Map<string, string>> {
   } catch {
     return out;
   }
-  await Promise.all(
-    names.map(async (rel) => {
-      const full = path.join(dir, rel);
-      const st = await fs.stat(full);
-      if (st.isFile()) out.set(rel.split(path.sep).join('/'), createHash('sha256').update(await fs.readFile(full)).digest('hex'));
-    }),
-  );
+  await mapLimit(names, 64, async (rel) => {
+    const full = path.join(dir, rel);
+    const st = await fs.stat(full);
+    if (st.isFile()) out.set(rel.split(path.sep).join('/'), createHash('sha256').update(await fs.readFile(full)).digest('hex'));
+  });
   return out;
 }
