@@ -1,0 +1,551 @@
+#!/usr/bin/env node
+// `npm run bench:scale`: build the same generated blog with this project, Hugo and Eleventy and
+// compare wall time and peak memory (issue 7). Not part of `npm test`.
+//
+//   npm run bench:scale                                   full matrix (under 20 minutes)
+//   npm run bench:scale -- --posts N [--langs 1|4] [--runs R] [--target tmpfs|disk|both]
+//                          [--timeout S] [--budget MIN] [--json FILE]
+//   npm run bench:scale -- --posts N --langs 1|4 --generate DIR   only write the inputs into DIR
+//
+// Full matrix: 1,000 and 4,000 posts x 1 and 4 languages (5 runs each) and 16,000 posts x 4
+// languages (2 runs), to a tmpfs folder (/dev/shm) and to the real disk, reported separately.
+// With --posts, both language counts run unless --langs is given; runs default to 5 (2 from 64,000
+// pages up). Every post is a markdown file with this project's front matter (title, excerpt, date,
+// category, author, tags) and a lorem-ipsum body of a few paragraphs with a `##` heading and a
+// list, like the public SSG build benchmarks. Inputs are generated before the runs (not timed); the
+// generators then run alternating (project, hugo, eleventy, project, ...), each into a fresh output
+// folder, and the table shows .html files written, the median wall time of the whole process, its
+// peak RSS (GNU time's %M, else /proc polling) and this project's median time divided by each
+// peer's (below 1 means this project is faster). A build that fails or times out is reported with
+// the first line of its error and the benchmark goes on. If the runs would not fit in the time
+// budget (default 20 minutes), the runs of the remaining cases are reduced and the output says so.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const peers = path.join(root, 'benchmarks/peers');
+const startedAt = Date.now();
+
+// ---------------------------------------------------------------------------------------- options
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith('--')) fail(`--${name} needs a value`);
+  return v;
+};
+function fail(message) {
+  console.error(`bench:scale: ${message}`);
+  process.exit(2);
+}
+for (const a of argv) if (a.startsWith('--') && !['--posts', '--langs', '--runs', '--target', '--timeout', '--budget', '--json', '--generate'].includes(a)) fail(`unknown option ${a}`);
+const int = (name, v) => {
+  const n = Number(String(v).replace(/[_,]/g, ''));
+  if (!Number.isInteger(n) || n < 1) fail(`--${name} must be a positive integer`);
+  return n;
+};
+const postsOpt = opt('posts');
+const langsOpt = opt('langs');
+const runsOpt = opt('runs');
+const target = opt('target') ?? 'both';
+if (!['tmpfs', 'disk', 'both'].includes(target)) fail('--target is tmpfs, disk or both');
+if (langsOpt && !['1', '4'].includes(langsOpt)) fail('--langs is 1 or 4');
+const timeoutMs = int('timeout', opt('timeout') ?? 600) * 1000;
+const budgetMs = int('budget', opt('budget') ?? 20) * 60_000;
+const jsonFile = opt('json');
+const generateOnly = opt('generate');
+
+const ALL_LANGS = ['en', 'es', 'ru', 'el'];
+const CATEGORIES = ['lifestyle', 'travel', 'culture', 'business', 'events'];
+const defaultRuns = (posts, langs) => (posts * langs >= 64_000 ? 2 : 5);
+const cases = postsOpt
+  ? (langsOpt ? [Number(langsOpt)] : [1, 4]).map((langs) => {
+      const posts = int('posts', postsOpt);
+      return { posts, langs, runs: runsOpt ? int('runs', runsOpt) : defaultRuns(posts, langs) };
+    })
+  : [
+      [1000, 1],
+      [1000, 4],
+      [4000, 1],
+      [4000, 4],
+      [16000, 4],
+    ].map(([posts, langs]) => ({ posts, langs, runs: runsOpt ? int('runs', runsOpt) : defaultRuns(posts, langs) }));
+
+// ------------------------------------------------------------------------------- machine, tools
+const TMPFS_MAGIC = 0x01021994;
+const fsType = (dir) => {
+  try {
+    return statfsSync(dir).type === TMPFS_MAGIC ? 'tmpfs' : 'disk';
+  } catch {
+    return 'missing';
+  }
+};
+const diskBase = [os.tmpdir(), '/var/tmp'].find((d) => fsType(d) === 'disk');
+const targets = [];
+if (target !== 'disk') {
+  if (fsType('/dev/shm') !== 'tmpfs') fail('/dev/shm is not a tmpfs here');
+  targets.push({ id: 'tmpfs', base: '/dev/shm' });
+}
+if (target !== 'tmpfs') {
+  if (!diskBase) fail(`neither ${os.tmpdir()} nor /var/tmp is on a real disk`);
+  targets.push({ id: 'disk', base: diskBase });
+}
+const df = (dir) => {
+  const r = spawnSync('df', ['-hT', dir], { encoding: 'utf8' });
+  const line = r.stdout?.trim().split('\n').at(-1)?.split(/\s+/);
+  return line ? `${line[0]} (${line[1]}, ${line[2]})` : '?';
+};
+
+const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const hugoBin = ['/usr/bin/hugo', '/usr/local/bin/hugo'].find(existsSync) ?? 'hugo';
+const hugoVersion = (() => {
+  const r = spawnSync(hugoBin, ['version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+})();
+const eleventyDir = path.join(root, 'node_modules/@11ty/eleventy');
+const eleventyVersion = existsSync(eleventyDir) ? JSON.parse(readFileSync(path.join(eleventyDir, 'package.json'), 'utf8')).version : undefined;
+const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? '?';
+/** The project's build code as bin/site.js sees it (paths, sizes, times): builds are compared per version. */
+function sourceVersion() {
+  const key = createHash('sha256');
+  for (const d of ['src', 'templates', 'client', 'bin']) {
+    let files = [];
+    try {
+      files = readdirSync(path.join(root, d), { recursive: true }).sort();
+    } catch {}
+    for (const f of files) {
+      const st = statSync(path.join(root, d, f), { throwIfNoEntry: false });
+      if (st?.isFile()) key.update(`${d}/${f}:${st.size}:${st.mtimeMs}\n`);
+    }
+  }
+  for (const f of ['package.json', 'package-lock.json']) {
+    const st = statSync(path.join(root, f), { throwIfNoEntry: false });
+    key.update(`${f}:${st?.size}:${st?.mtimeMs}\n`);
+  }
+  return key.digest('hex').slice(0, 8);
+}
+const projectVersion = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+
+const machine = [
+  `date        ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+  `cpu         ${cpuModel}, ${os.availableParallelism()} cores`,
+  `memory      ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  `node        ${process.version}`,
+  `hugo        ${hugoVersion ?? 'not installed (apt-get install hugo): its rows are skipped'}`,
+  `eleventy    ${eleventyVersion ?? 'not installed (npm install): its rows are skipped'}`,
+  `project     ${projectVersion} (bin/site.js build --quiet), sources ${sourceVersion()} (hash of src/, templates/, client/, bin/ paths, sizes and times)`,
+  ...targets.map((t) => `${t.id.padEnd(12)}${t.base} on ${df(t.base)}`),
+  `load avg    ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (1, 5, 15 min) at the start`,
+  `peak RSS    ${timeBin ? 'GNU time %M (maximum resident set size of the process)' : 'polled from /proc/<pid>/status VmHWM (install Debian package time for GNU time)'}`,
+];
+if (!generateOnly) {
+  console.log('bench:scale: this project vs Hugo vs Eleventy, same generated posts\n');
+  console.log(machine.join('\n'));
+  console.log('');
+}
+
+// ------------------------------------------------------------------------------- input generation
+const WORDS = (
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna ' +
+  'aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat duis aute ' +
+  'irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non ' +
+  'proident sunt culpa qui officia deserunt mollit anim id est laborum'
+).split(' ');
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const BUILD_EPOCH = 1763800000; // 2025-11-22: SOURCE_DATE_EPOCH for this project; every post is dated before it
+function post(i, lang) {
+  const r = rng(i * 7 + ALL_LANGS.indexOf(lang) + 1);
+  const n = (lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
+  const words = (k) => Array.from({ length: k }, () => WORDS[Math.floor(r() * WORDS.length)]);
+  const cap = (s) => s[0].toUpperCase() + s.slice(1);
+  const sentence = () => `${cap(words(n(8, 16)).join(' '))}.`;
+  const paragraph = () => Array.from({ length: n(3, 6) }, sentence).join(' ');
+  const day = new Date((BUILD_EPOCH - 86400 * (1 + ((i * 7919) % 2900))) * 1000).toISOString().slice(0, 10);
+  const front = [
+    '---',
+    `title: "${cap(words(n(4, 8)).join(' '))}"`,
+    `excerpt: "${sentence()}"`,
+    `date: ${day}`,
+    `category: ${CATEGORIES[i % CATEGORIES.length]}`,
+    'author: "Bench Author"',
+    `tags: [${words(n(2, 3)).map((w) => `"${w}"`).join(', ')}]`,
+    '---',
+  ];
+  const body = [
+    paragraph(),
+    paragraph(),
+    `## ${cap(words(n(3, 6)).join(' '))}`,
+    Array.from({ length: n(3, 5) }, () => `- ${cap(words(n(3, 8)).join(' '))}`).join('\n'),
+    paragraph(),
+    paragraph(),
+  ];
+  return `${front.join('\n')}\n\n${body.join('\n\n')}\n`;
+}
+const slugOf = (i) => `post-${String(i + 1).padStart(5, '0')}`;
+
+/** Writes the three inputs for one case under dir; returns their folders. */
+function generate(dir, { posts, langs }) {
+  const languages = ALL_LANGS.slice(0, langs);
+  const project = path.join(dir, 'project');
+  const hugo = path.join(dir, 'hugo');
+  const eleventy = path.join(dir, 'eleventy');
+  // this project: the shipped content (fixed pages, data, text tables, images) without its 4 posts
+  cpSync(path.join(root, 'content'), project, { recursive: true, filter: (src) => src !== path.join(root, 'content/blog') });
+  const siteYaml = path.join(project, 'site.yaml');
+  writeFileSync(siteYaml, readFileSync(siteYaml, 'utf8').replace(/^languages:.*$/m, `languages: [${languages.join(', ')}]`));
+  // the WhatsApp messages are in Spanish: with English only, they are taken as English
+  const ctaYaml = path.join(project, 'data/cta.yaml');
+  if (langs === 1 && existsSync(ctaYaml)) writeFileSync(ctaYaml, readFileSync(ctaYaml, 'utf8').replace(/^messageLanguage:.*$/m, 'messageLanguage: en'));
+  cpSync(path.join(peers, 'hugo'), hugo, { recursive: true });
+  mkdirSync(path.join(eleventy, '_includes'), { recursive: true });
+  cpSync(path.join(peers, 'eleventy/_includes'), path.join(eleventy, '_includes'), { recursive: true });
+  cpSync(path.join(peers, 'eleventy/lists.liquid'), path.join(eleventy, 'lists.liquid'));
+  for (const lang of languages) {
+    mkdirSync(path.join(hugo, 'content', lang, 'posts'), { recursive: true });
+    mkdirSync(path.join(eleventy, 'posts', lang), { recursive: true });
+  }
+  for (let i = 0; i < posts; i++) {
+    const slug = slugOf(i);
+    mkdirSync(path.join(project, 'blog', slug), { recursive: true });
+    for (const lang of languages) {
+      const text = post(i, lang);
+      writeFileSync(path.join(project, 'blog', slug, `${lang}.md`), text);
+      writeFileSync(path.join(hugo, 'content', lang, 'posts', `${slug}.md`), text);
+      writeFileSync(path.join(eleventy, 'posts', lang, `${slug}.md`), text);
+    }
+  }
+  return { project, hugo, eleventy, languages };
+}
+
+if (generateOnly) {
+  if (cases.length !== 1) fail('--generate needs --posts and --langs');
+  const dir = path.resolve(generateOnly);
+  if (existsSync(dir) && readdirSync(dir).length) fail(`${dir} is not empty`);
+  const input = generate(dir, cases[0]);
+  console.log(`inputs for ${cases[0].posts} posts x ${cases[0].langs} language(s) in ${dir}: project/ (--content), hugo/, eleventy/ (BENCH_LANGS=${input.languages.join(',')})`);
+  process.exit(0);
+}
+
+// ------------------------------------------------------------------------------------ generators
+const generators = [
+  {
+    id: 'project',
+    name: 'this project',
+    command: (input, out) => ({
+      cmd: process.execPath,
+      args: [path.join(root, 'bin/site.js'), 'build', '--quiet', '--content', input.project, '--out', out],
+      cwd: root,
+    }),
+  },
+  hugoVersion && {
+    id: 'hugo',
+    name: `Hugo ${/v[\d.]+/.exec(hugoVersion)?.[0] ?? ''}`.trim(),
+    command: (input, out) => ({
+      cmd: hugoBin,
+      args: [
+        '--source', input.hugo,
+        '--destination', out,
+        '--config', input.languages.length > 1 ? 'languages-4.toml,hugo.toml' : 'hugo.toml',
+        '--cacheDir', path.join(input.hugo, '.cache'),
+        '--quiet',
+      ],
+      cwd: input.hugo,
+    }),
+  },
+  eleventyVersion && {
+    id: 'eleventy',
+    name: `Eleventy ${eleventyVersion}`,
+    command: (input, out) => ({
+      cmd: process.execPath,
+      args: [path.join(eleventyDir, 'cmd.cjs'), `--config=${path.join(peers, 'eleventy/eleventy.config.js')}`, '--input=.', `--output=${out}`, '--quiet'],
+      cwd: input.eleventy,
+      env: { BENCH_LANGS: input.languages.join(','), BENCH_CATEGORIES: CATEGORIES.join(',') },
+    }),
+  },
+].filter(Boolean);
+
+/** One build: resolves with { ms, rssMiB } or { error }. */
+function build(spec, limitMs = timeoutMs) {
+  return new Promise((resolve) => {
+    const env = { ...process.env, SOURCE_DATE_EPOCH: String(BUILD_EPOCH), ...spec.env };
+    const [cmd, args] = timeBin ? [timeBin, ['-f', '@@rss=%M', spec.cmd, ...spec.args]] : [spec.cmd, spec.args];
+    const started = process.hrtime.bigint();
+    const child = spawn(cmd, args, { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    const keep = (s, c) => (s.length < 1 << 20 ? s + c : s);
+    child.stdout.setEncoding('utf8').on('data', (c) => (stdout = keep(stdout, c)));
+    child.stderr.setEncoding('utf8').on('data', (c) => (stderr = keep(stderr, c)));
+    let hwm = 0;
+    const poll = timeBin
+      ? undefined
+      : setInterval(() => {
+          try {
+            hwm = Math.max(hwm, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0));
+          } catch {}
+        }, 20);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL'); // the process group this benchmark started
+      } catch {}
+    }, limitMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      resolve({ error: e.message });
+    });
+    child.on('close', (code, signal) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      const rssLine = /@@rss=(\d+)/.exec(stderr);
+      const rssKiB = rssLine ? Number(rssLine[1]) : hwm;
+      const errText = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('@@rss=') && !/^Command (exited with non-zero status|terminated by signal)/.test(l) && !/^<--- (Last few GCs|JS stacktrace) --->$/.test(l));
+      if (timedOut) return resolve({ error: `timed out after ${Math.round(limitMs / 1000)} s (killed)`, ms, rssMiB: rssKiB / 1024 });
+      if (code !== 0 || signal) {
+        const first = errText.find((l) => /error|fatal|killed|out of memory/i.test(l)) ?? errText[0] ?? stdout.trim().split('\n')[0] ?? '';
+        const status = signal ? `signal ${signal}` : /terminated by signal (\d+)/.exec(stderr)?.[0] ?? `exit ${code}`;
+        return resolve({ error: `${status}: ${first}`.slice(0, 300), ms, rssMiB: rssKiB / 1024 });
+      }
+      resolve({ ms, rssMiB: rssKiB / 1024 });
+    });
+  });
+}
+
+const countHtml = (dir) => {
+  try {
+    return readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.html')).length;
+  } catch {
+    return 0;
+  }
+};
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const sec = (ms) => (ms / 1000).toFixed(2);
+const fmtInt = (n) => n.toLocaleString('en-US');
+const log = (s) => process.stderr.write(`${s}\n`);
+
+// ---------------------------------------------------------------------------------------- the runs
+const jobs = cases.flatMap((c) => targets.map((t) => ({ ...c, target: t })));
+const results = [];
+const notes = [];
+// Time budget. A round (every generator once, plus counting and deleting its output) is estimated
+// per generator from its medians so far on the same target, extrapolated in posts x languages with
+// the growth exponent of its two largest sizes (between 1 and 2: Eleventy grows faster than
+// linearly), or taken from a round already measured at that size on the other target.
+const medians = {}; // target -> generator -> [{ pages, s }]
+const overheadPerPage = {}; // target -> seconds per page of a round outside the builds
+const roundAt = {}; // pages -> longest measured round (s) on any target
+const genCostPerPage = {};
+const extrapolate = (points, pages) => {
+  const pts = [...points].sort((a, b) => a.pages - b.pages);
+  const last = pts.at(-1);
+  const prev = [...pts].reverse().find((x) => x.pages < last.pages);
+  const k = prev ? Math.min(2, Math.max(1, Math.log(last.s / prev.s) / Math.log(last.pages / prev.pages))) : 1.2;
+  return last.s * Math.max(1, pages / last.pages) ** k;
+};
+const roundEstimate = (job) => {
+  const pages = job.posts * job.langs;
+  const t = job.target.id;
+  let s = 0;
+  for (const g of generators) {
+    const pts = medians[t]?.[g.id] ?? Object.values(medians).find((m) => m[g.id])?.[g.id];
+    s += pts?.length ? extrapolate(pts, pages) : 0.002 * pages;
+  }
+  s += (overheadPerPage[t] ?? Object.values(overheadPerPage)[0] ?? 0.0003) * pages;
+  return Math.max(s * 1.15, (roundAt[pages] ?? 0) * 1.15);
+};
+const estimate = (job, runs) => {
+  const pages = job.posts * job.langs;
+  const gen = (genCostPerPage[job.target.id] ?? Object.values(genCostPerPage)[0] ?? 0.0005) * pages;
+  return gen + roundEstimate(job) * runs;
+};
+const secondsLeft = () => budgetMs / 1000 - (Date.now() - startedAt) / 1000;
+
+// warm-up (not timed): fills the project's esbuild cache of src/ and the OS caches of node_modules
+{
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-warm-'));
+  const input = generate(path.join(dir, 'in'), { posts: 20, langs: 4 });
+  for (const g of generators) {
+    const r = await build(g.command(input, path.join(dir, `out-${g.id}`)));
+    if (r.error) log(`warm-up: ${g.name} failed: ${r.error}`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+for (const [j, job] of jobs.entries()) {
+  const label = `${fmtInt(job.posts)} posts x ${job.langs} lang${job.langs > 1 ? 's' : ''} on ${job.target.id}`;
+  let runs = job.runs;
+  if (Object.keys(medians).length) {
+    const left = secondsLeft();
+    const later = jobs.slice(j + 1).reduce((s, k) => s + estimate(k, 1), 0);
+    while (runs > 1 && estimate(job, runs) + later > left) runs--;
+    if (runs < job.runs) {
+      const note = `${label}: ${runs} run${runs > 1 ? 's' : ''} instead of ${job.runs} to stay within the ${budgetMs / 60_000}-minute budget (estimated ${Math.round(estimate(job, job.runs))} s for ${job.runs}, ${Math.round(left)} s left)`;
+      notes.push(note);
+      log(`note: ${note}`);
+    }
+  }
+  const dir = mkdtempSync(path.join(job.target.base, 'bench-scale-'));
+  try {
+    const genStart = Date.now();
+    const input = generate(path.join(dir, 'in'), job);
+    if (job.target.id === 'disk') spawnSync('sync');
+    const genSeconds = (Date.now() - genStart) / 1000;
+    log(`${label}: inputs generated in ${genSeconds.toFixed(1)} s (not timed); ${runs} run${runs > 1 ? 's' : ''}; load average ${os.loadavg()[0].toFixed(2)}`);
+    const per = Object.fromEntries(generators.map((g) => [g.id, { times: [], rss: [], pages: undefined, error: undefined, sources: [] }]));
+    const roundStart = Date.now();
+    for (let run = 0; run < runs; run++) {
+      if (run > 0) {
+        // the rounds so far show the real cost: stop early rather than overrun the budget
+        const round = (Date.now() - roundStart) / 1000 / run;
+        const later = jobs.slice(j + 1).reduce((s, k) => s + estimate(k, 1), 0);
+        if (round + later > secondsLeft()) {
+          const note = `${label}: ${run} run${run > 1 ? 's' : ''} instead of ${job.runs} to stay within the ${budgetMs / 60_000}-minute budget (a round takes ${Math.round(round)} s, ${Math.round(secondsLeft())} s left, ${Math.round(later)} s estimated for what follows)`;
+          notes.push(note);
+          log(`note: ${note}`);
+          runs = run;
+          break;
+        }
+      }
+      for (const g of generators) {
+        const p = per[g.id];
+        if (p.error) continue; // a failed build is not retried in the same case
+        const out = path.join(dir, 'out', `${g.id}-${run + 1}`);
+        if (g.id === 'project') p.sources.push(sourceVersion());
+        // a run may not take the rest of the budget: at least 2 minutes, at most --timeout
+        const limit = Math.min(timeoutMs, Math.max(120_000, budgetMs - (Date.now() - startedAt)));
+        const r = await build(g.command(input, out), limit);
+        if (r.error) {
+          p.error = r.error;
+          log(`  run ${run + 1} ${g.name.padEnd(16)} FAILED after ${sec(r.ms ?? 0)} s: ${r.error}`);
+        } else {
+          p.times.push(r.ms);
+          p.rss.push(r.rssMiB);
+          const pages = countHtml(out);
+          p.pages ??= pages;
+          log(`  run ${run + 1} ${g.name.padEnd(16)} ${sec(r.ms).padStart(7)} s ${r.rssMiB.toFixed(0).padStart(5)} MiB ${fmtInt(pages)} pages`);
+        }
+        rmSync(out, { recursive: true, force: true });
+        if (job.target.id === 'disk') spawnSync('sync'); // the next build does not pay for this one's writeback
+      }
+    }
+    const pages = job.posts * job.langs;
+    const secondsPerRound = (Date.now() - roundStart) / 1000 / runs;
+    roundAt[pages] = Math.max(roundAt[pages] ?? 0, secondsPerRound);
+    let buildSeconds = 0;
+    for (const g of generators) {
+      const p = per[g.id];
+      buildSeconds += p.times.reduce((a, b) => a + b, 0) / 1000 / runs;
+      if (p.times.length) ((medians[job.target.id] ??= {})[g.id] ??= []).push({ pages, s: median(p.times) / 1000 });
+    }
+    overheadPerPage[job.target.id] = Math.max(overheadPerPage[job.target.id] ?? 0, Math.max(0, secondsPerRound - buildSeconds) / pages);
+    genCostPerPage[job.target.id] = Math.max(genCostPerPage[job.target.id] ?? 0, genSeconds / pages);
+    for (const g of generators) {
+      const p = per[g.id];
+      results.push({
+        target: job.target.id,
+        posts: job.posts,
+        langs: job.langs,
+        generator: g.id,
+        name: g.name,
+        runs: p.times.length,
+        pages: p.pages,
+        medianMs: p.times.length ? median(p.times) : undefined,
+        minMs: p.times.length ? Math.min(...p.times) : undefined,
+        maxMs: p.times.length ? Math.max(...p.times) : undefined,
+        peakRssMiB: p.rss.length ? Math.max(...p.rss) : undefined,
+        timesMs: p.times,
+        error: p.error,
+        sources: g.id === 'project' ? [...new Set(p.sources)] : undefined,
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------- report
+const find = (t, posts, langs, gen) => results.find((r) => r.target === t && r.posts === posts && r.langs === langs && r.generator === gen);
+const ratio = (t, posts, langs, peer) => {
+  const a = find(t, posts, langs, 'project');
+  const b = find(t, posts, langs, peer);
+  return a?.medianMs && b?.medianMs ? a.medianMs / b.medianMs : undefined;
+};
+const allSources = [...new Set(results.flatMap((r) => r.sources ?? []))];
+if (allSources.length > 1) {
+  notes.push(`this project's sources changed during the benchmark (${allSources.join(', ')}): its rows are marked with the sources they ran; rows of different sources are different builds`);
+  for (const r of results) if (r.sources) r.name = `this project [${r.sources.join(', ')}]`;
+}
+console.log('');
+for (const t of targets) {
+  console.log(`### ${t.id === 'tmpfs' ? 'tmpfs' : 'real disk'} (${t.base})\n`);
+  console.log('| posts x languages | generator | pages (.html) | runs | median wall (s) | min-max (s) | peak RSS (MiB) | this project / peer |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of results.filter((x) => x.target === t.id)) {
+    const size = `${fmtInt(r.posts)} x ${r.langs}`;
+    const q = r.generator === 'project' ? '' : ratio(t.id, r.posts, r.langs, r.generator);
+    const qs = r.generator === 'project' ? '-' : q === undefined ? 'n/a' : q.toFixed(2);
+    if (r.medianMs === undefined) {
+      console.log(`| ${size} | ${r.name} | ${r.pages ?? '-'} | 0 | failed: ${r.error?.replace(/\|/g, '\\|')} | - | - | ${qs} |`);
+    } else {
+      const failedLater = r.error ? ` (then failed: ${r.error.replace(/\|/g, '\\|')})` : '';
+      console.log(`| ${size} | ${r.name} | ${fmtInt(r.pages)} | ${r.runs} | ${sec(r.medianMs)}${failedLater} | ${sec(r.minMs)}-${sec(r.maxMs)} | ${r.peakRssMiB.toFixed(0)} | ${qs} |`);
+    }
+  }
+  console.log('');
+}
+
+// the targets of issue 7, where the runs include them
+const checks = [];
+const verdict = (ok) => (ok === undefined ? 'not measured' : ok ? 'met' : 'NOT met');
+for (const t of targets) {
+  const rh = ratio(t.id, 4000, 1, 'hugo');
+  const re = ratio(t.id, 4000, 1, 'eleventy');
+  if (find(t.id, 4000, 1, 'project')) {
+    checks.push(`${t.id}: 4,000 x 1, this project / Hugo ${rh?.toFixed(2) ?? 'n/a'} (target <= 1.0): ${verdict(rh === undefined ? undefined : rh <= 1)}`);
+    checks.push(`${t.id}: 4,000 x 1, this project / Eleventy ${re?.toFixed(2) ?? 'n/a'} (target <= 0.5): ${verdict(re === undefined ? undefined : re <= 0.5)}`);
+  }
+  const big = find(t.id, 16000, 4, 'project');
+  if (big) {
+    const r16 = ratio(t.id, 16000, 4, 'hugo');
+    const failed = big.error ? ` (this project's build failed: ${big.error})` : '';
+    checks.push(`${t.id}: 16,000 x 4, this project / Hugo ${r16?.toFixed(2) ?? 'n/a'} (target <= 1.2): ${big.error ? 'NOT met' : verdict(r16 === undefined ? undefined : r16 <= 1.2)}${failed}`);
+    const rss = big.peakRssMiB;
+    checks.push(`${t.id}: 16,000 x 4, this project's peak RSS ${rss === undefined || big.error ? 'n/a' : `${rss.toFixed(0)} MiB`} (target < 1024 MiB): ${big.error ? 'NOT met' : verdict(rss === undefined ? undefined : rss < 1024)}${failed}`);
+  }
+  for (const langs of [1, 4]) {
+    const a = find(t.id, 1000, langs, 'project');
+    const b = find(t.id, 4000, langs, 'project');
+    if (a && b) {
+      const k = a.medianMs && b.medianMs ? b.medianMs / a.medianMs : undefined;
+      const mixed = a.sources && b.sources && a.sources.join() !== b.sources.join() ? ' (different sources: not comparable)' : '';
+      checks.push(`${t.id}: this project 4,000 x ${langs} / 1,000 x ${langs} = ${k?.toFixed(2) ?? 'n/a'} (target <= 4.5): ${verdict(k === undefined ? undefined : k <= 4.5)}${mixed}`);
+    }
+  }
+}
+if (checks.length) console.log(`Targets (issue 7):\n${checks.map((c) => `- ${c}`).join('\n')}\n`);
+if (notes.length) console.log(`Notes:\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
+console.log(`Total time ${((Date.now() - startedAt) / 60_000).toFixed(1)} min; load average at the end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}.`);
+if (jsonFile) writeFileSync(path.resolve(jsonFile), `${JSON.stringify({ machine, results, checks, notes }, null, 2)}\n`);
