@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run lighthouse`: audit an existing `dist/` the way a search engine or a phone sees it.
-// Serves dist/ on 127.0.0.1 with the project's production-like server (src/server/static.ts,
+// Serves dist/ on 127.0.0.1 with the project's production-like server (src/server/dev.ts, as `site serve`,
 // bundled on the fly) plus the headers of dist/_headers, runs Lighthouse 12 (mobile, default
 // throttling) with Debian's Chromium on the key pages, checks every link of the site with
 // linkinator (nothing outside 127.0.0.1 is fetched), prints a table and fails below the targets.
@@ -44,12 +44,17 @@ if (!existsSync(chromePath)) {
   process.exit(2);
 }
 
-/** Bundle src/server/static.ts (cached by its content) and import it, like bin/site.js does for the CLI. */
-async function loadStaticServer() {
-  const entry = path.join(root, 'src', 'server', 'static.ts');
+/**
+ * Bundle the project's local server (src/server/dev.ts: static files plus the rules of
+ * dist/_redirects and dist/_headers, as `site serve` applies them), cached by the sources' content.
+ */
+async function loadDevServer() {
+  const dir = path.join(root, 'src', 'server');
+  const entry = path.join(dir, 'dev.ts');
+  const key = createHash('sha256');
+  for (const f of readdirSync(dir).sort()) key.update(f).update(readFileSync(path.join(dir, f)));
   const cache = path.join(root, 'node_modules', '.cache', 'site');
-  const key = createHash('sha256').update(readFileSync(entry)).digest('hex').slice(0, 16);
-  const file = path.join(cache, `static-${key}.mjs`);
+  const file = path.join(cache, `dev-server-${key.digest('hex').slice(0, 16)}.mjs`);
   if (!existsSync(file)) {
     const esbuild = await import('esbuild');
     const result = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', write: false, logLevel: 'error' });
@@ -59,47 +64,6 @@ async function loadStaticServer() {
     renameSync(tmp, file);
   }
   return import(pathToFileURL(file).href);
-}
-
-/**
- * Parse a Netlify / Cloudflare Pages `_headers` file: a path pattern at the start of a line, then
- * indented `Name: value` lines, or `! Name` to detach a header set by an earlier matching rule.
- */
-export function parseHeaders(text) {
-  const rules = [];
-  for (const raw of text.split(/\r?\n/)) {
-    if (!raw.trim() || raw.trim().startsWith('#')) continue;
-    if (!/^\s/.test(raw)) {
-      rules.push({ pattern: raw.trim(), ops: [] });
-      continue;
-    }
-    const rule = rules.at(-1);
-    if (!rule) throw new Error(`_headers: header line before any path: ${raw}`);
-    const line = raw.trim();
-    if (line.startsWith('!')) rule.ops.push({ detach: line.slice(1).trim() });
-    else {
-      const colon = line.indexOf(':');
-      if (colon < 1) throw new Error(`_headers: not a "Name: value" line: ${raw}`);
-      rule.ops.push({ name: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() });
-    }
-  }
-  return rules.map((r) => ({ ...r, re: new RegExp(`^${r.pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`) }));
-}
-
-/** The headers for one URL path: every matching rule in order; repeated names join with ", ". */
-export function headersFor(rules, urlPath) {
-  const out = new Map();
-  for (const rule of rules) {
-    if (!rule.re.test(urlPath)) continue;
-    for (const op of rule.ops) {
-      if (op.detach) out.delete(op.detach.toLowerCase());
-      else {
-        const prev = out.get(op.name.toLowerCase());
-        out.set(op.name.toLowerCase(), prev ? [prev[0], `${prev[1]}, ${op.value}`] : [op.name, op.value]);
-      }
-    }
-  }
-  return Object.fromEntries(out.values());
 }
 
 /** Clean URL of every HTML file of the build (`rates.html` → `/rates`, `index.html` → `/`). */
@@ -120,10 +84,10 @@ const fmt = {
   tbt: (ms) => Math.round(ms).toString().padStart(6),
 };
 
-const { startStaticServer } = await loadStaticServer();
-const headerRules = existsSync(path.join(dist, '_headers')) ? parseHeaders(readFileSync(path.join(dist, '_headers'), 'utf8')) : [];
-if (!headerRules.length) console.warn('warning: dist/_headers missing or empty; serving without its headers');
-const { server, url: base } = await startStaticServer({ root: dist, headers: (urlPath) => headersFor(headerRules, urlPath) });
+const { startDevServer } = await loadDevServer();
+if (!existsSync(path.join(dist, '_headers'))) console.warn('warning: dist/_headers missing; serving without its headers');
+const devServer = await startDevServer({ root: dist, port: 0 });
+const { server, url: base } = devServer;
 
 const { default: lighthouse } = await import('lighthouse');
 const chromeLauncher = await import('chrome-launcher');
@@ -200,7 +164,7 @@ const linkResult = await checker.check({
     }
   },
 });
-server.close();
+await devServer.close();
 const checked = linkResult.links.filter((l) => l.state !== LinkState.SKIPPED);
 const broken = linkResult.links.filter((l) => l.state === LinkState.BROKEN);
 const skipped = linkResult.links.length - checked.length;
