@@ -32,8 +32,3 @@ export function zonedToday(now: number, timeZone: string): string {
   const p = parts(now, timeZone);
   return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
-
-/** The hour (0-23) on the zone's wall clock. */
-export function zonedHour(now: number, timeZone: string): number {
-  return parts(now, timeZone).hour!;
-}

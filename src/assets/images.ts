@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { listFiles } from '../files.ts';
 import type { Sharp } from 'sharp';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
@@ -97,22 +98,6 @@ export interface ImageOptions {
   copy: ReadonlySet<string>;
   /** The Open Graph image: cropped to 1200x630 so every network shows it whole. */
   social?: string;
-}
-
-async function walk(dir: string, prefix = ''): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await walk(path.join(dir, e.name), rel)));
-    else if (!e.name.startsWith('.')) out.push(rel);
-  }
-  return out;
 }
 
 let sharpVersion: string | undefined;
@@ -274,7 +259,7 @@ async function tidyCache(root: string, used: ReadonlySet<string>): Promise<void>
 export async function processImages(contentDir: string, options: ImageOptions): Promise<ProcessedImages> {
   const dir = path.join(contentDir, 'images');
   const cacheRoot = path.join(options.cacheDir, 'images');
-  const names = await walk(dir);
+  const names = await listFiles(dir);
   const run = limiter(ENCODERS);
   const files: OutputFile[] = [];
   const assets = new Map<string, ImageAsset>();

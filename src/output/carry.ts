@@ -10,6 +10,7 @@ import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../build.ts';
 import { mapLimit } from '../limit.ts';
+import { listFiles } from '../files.ts';
 
 /** What the last good build of an output folder recorded. */
 export interface BuildRecord {
@@ -18,21 +19,6 @@ export interface BuildRecord {
   files: string[];
   diagnostics: Diagnostic[];
   stats: BuildStats;
-}
-
-async function walk(dir: string, base = dir, out: string[] = []): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) await walk(full, base, out);
-    else if (e.isFile()) out.push(path.relative(base, full).split(path.sep).join('/'));
-  }
-  return out;
 }
 
 /**
@@ -48,7 +34,7 @@ export async function inputKey(config: BuildConfig): Promise<string> {
     ['client', config.clientDir],
     ['src', path.join(config.projectRoot, 'src')],
   ] as const) {
-    const files = (await walk(dir)).sort();
+    const files = await listFiles(dir);
     const contents = await mapLimit(files, 64, (f) => fs.readFile(path.join(dir, f)));
     files.forEach((f, i) => hash.update(`${label}/${f}\0${contents[i]!.length}\0`).update(contents[i]!));
   }
@@ -84,7 +70,7 @@ export async function writeRecord(config: BuildConfig, record: BuildRecord): Pro
 
 /** True when the output folder still holds exactly the files the record lists. */
 export async function outputIntact(config: BuildConfig, record: BuildRecord): Promise<boolean> {
-  const files = (await walk(config.outDir)).sort();
+  const files = await listFiles(config.outDir);
   return files.length === record.files.length && files.every((f, i) => f === record.files[i]);
 }
 

@@ -5,8 +5,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
+import { listFiles } from '../files.ts';
 
-/** Where rendered files go; injected so tests can build into memory. */
+/** Where rendered files go: the disk with an atomic swap (build) or in place by changes (watch). */
 export interface Writer {
   write(file: string, content: string | Uint8Array): Promise<void>;
   /** Make the output visible (disk: swap the staging folder in). */
@@ -15,27 +16,6 @@ export interface Writer {
   abort(): Promise<void>;
   readonly files: number;
   readonly bytes: number;
-}
-
-/** Writes nothing to disk: for tests and dry runs. */
-export class MemoryWriter implements Writer {
-  readonly output = new Map<string, string | Uint8Array>();
-  files = 0;
-  bytes = 0;
-  async write(file: string, content: string | Uint8Array): Promise<void> {
-    if (this.output.has(file)) throw new Error(`${file} written twice`);
-    this.output.set(file, content);
-    this.files++;
-    this.bytes += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
-  }
-  async commit(): Promise<void> {}
-  async abort(): Promise<void> {
-    this.output.clear();
-  }
-  text(file: string): string | undefined {
-    const v = this.output.get(file);
-    return v === undefined ? undefined : typeof v === 'string' ? v : Buffer.from(v).toString('utf8');
-  }
 }
 
 /** Writes into `<out>.staging-<pid>` and renames it to `<out>` on commit. */
@@ -167,16 +147,8 @@ export class IncrementalWriter implements Writer {
 export async function hashTree(dir: string): Promise<Map<string, string>> {
   const { createHash } = await import('node:crypto');
   const out = new Map<string, string>();
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir, { recursive: true })) as string[];
-  } catch {
-    return out;
-  }
-  await mapLimit(names, 64, async (rel) => {
-    const full = path.join(dir, rel);
-    const st = await fs.stat(full);
-    if (st.isFile()) out.set(rel.split(path.sep).join('/'), createHash('sha256').update(await fs.readFile(full)).digest('hex'));
+  await mapLimit(await listFiles(dir), 64, async (rel) => {
+    out.set(rel, createHash('sha256').update(await fs.readFile(path.join(dir, rel))).digest('hex'));
   });
   return out;
 }

@@ -80,7 +80,7 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
 /** The path of `route` in language `lang` when that version exists (non-indexable pages too). */
 function samePage(route: Route, lang: string, env: RenderEnv): string | undefined {
   if (!route.page) return undefined;
-  const p = localize(env.site.pages.find((x) => x.id === route.page!.id)!.path.replace('{profileSlug}', env.site.config.provider.profileSlug), lang, env.site.defaultLanguage);
+  const p = env.routes.pagePath(route.page.id, lang);
   return env.routes.byPath.has(p) ? p : undefined;
 }
 
