@@ -7,6 +7,12 @@ import type { Alternate, HeadData } from './context.ts';
 import { structuredData } from './jsonld.ts';
 import { TITLE_LIMIT } from '../content/checks.ts';
 
+/** The document title: the page title with the brand, unless that passes what search engines show. */
+export function documentTitle(t: Translate, title: string, brand: string): string {
+  const branded = t('head.titleTemplate', { title, brand });
+  return branded.length > TITLE_LIMIT ? title : branded;
+}
+
 /** Page title and description before the brand is added. */
 export function routeTitle(route: Route, t: Translate, routes: RouteTable): { title: string; description: string } {
   switch (route.kind) {
@@ -57,9 +63,7 @@ export function buildHead(
   const canonical = route.kind === 'not-found' || route.kind === 'offline' ? undefined : absoluteUrl(base, route.canonical ?? route.path);
   const robots =
     route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'page' || route.kind === 'post' || route.kind === 'blog' || route.kind === 'category' ? undefined : 'noindex';
-  // Search engines cut titles past about 70 characters: a long title goes without the brand.
-  const branded = t('head.titleTemplate', { title, brand: site.config.brand });
-  const fullTitle = route.kind === 'landing' || branded.length > TITLE_LIMIT ? title : branded;
+  const fullTitle = route.kind === 'landing' ? title : documentTitle(t, title, site.config.brand);
   return {
     title: fullTitle,
     description,

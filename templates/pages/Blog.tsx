@@ -1,5 +1,6 @@
 import type { PageContext } from '../../src/render/context.ts';
 import { listPagePath } from '../../src/routes/table.ts';
+import { documentTitle } from '../../src/render/head.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Blog list and category pages: filters are links, so they work without JavaScript. */
@@ -12,7 +13,8 @@ export function Blog({ ctx }: { ctx: PageContext }) {
   const posts = list.posts;
   const inPlace = route.kind === 'blog' && list.pages === 1;
   const titleOf = (c?: string) => (c ? t('page.category.title', { category: t(`blog.category.${c}`) }) : t('blog.title'));
-  const documentTitle = (c?: string) => t('head.titleTemplate', { title: c ? titleOf(c) : t('page.blog.title'), brand: site.config.brand });
+  // The titles the in-place filter shows: the same as the category pages' own (head.ts).
+  const docTitle = (c?: string) => documentTitle(t, c ? titleOf(c) : t('page.blog.title'), site.config.brand);
   const title = titleOf(category);
 
   return (
@@ -22,13 +24,13 @@ export function Blog({ ctx }: { ctx: PageContext }) {
         <nav aria-label={t('blog.filters')} className="filters" data-inplace={inPlace ? '' : undefined}>
           <ul>
             <li>
-              <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined} data-filter="" data-title={titleOf()} data-document-title={documentTitle()}>
+              <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined} data-filter="" data-title={titleOf()} data-document-title={docTitle()}>
                 {t('blog.all')}
               </a>
             </li>
             {site.blog.categories.map((c) => (
               <li key={c}>
-                <a href={ctx.blogLink({ category: c })} aria-current={c === category ? 'page' : undefined} data-filter={c} data-title={titleOf(c)} data-document-title={documentTitle(c)}>
+                <a href={ctx.blogLink({ category: c })} aria-current={c === category ? 'page' : undefined} data-filter={c} data-title={titleOf(c)} data-document-title={docTitle(c)}>
                   {t(`blog.category.${c}`)}
                 </a>
               </li>
