@@ -14,7 +14,7 @@ import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/
 import { processImages, type ImageStats, type ProcessedImages } from './assets/images.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
-import { renderRoute } from './render/page.ts';
+import { createTally, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import type { Assets } from './render/context.ts';
 import { DiskWriter, type Writer } from './output/writer.ts';
 import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.ts';
@@ -37,6 +37,8 @@ export interface BuildStats {
   languages: readonly string[];
   /** Files carried over unchanged from the last build (nothing rendered); 0 for a real build. */
   carried: number;
+  /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
+  threads: number;
 }
 
 /**
@@ -52,6 +54,8 @@ export interface BuildCache {
 
 export interface BuildOptions {
   cache?: BuildCache;
+  /** The CLI bundle, which runs a page worker when loaded in one: large builds render on every core. */
+  workerEntry?: URL;
   /** Which routes to render, decided once the site is loaded (watch: what a change affects); default all. */
   plan?: (site: Site, routes: RouteTable) => ((route: Route) => boolean) | undefined;
 }
@@ -64,32 +68,8 @@ export interface BuildResult {
   stats: BuildStats;
 }
 
-/** Pages rendered before their writes are awaited: bounds the HTML held in memory, keeps the disk busy. */
-const RENDER_BATCH = 64;
-
-/**
- * Render and write in batches, so memory does not grow with the number of pages. Template or
- * content mistakes found while rendering are collected, each naming its route.
- */
-async function renderAll(routes: readonly Route[], render: (r: Route) => string, write: (r: Route, html: string) => Promise<void>, diags: Diagnostics): Promise<void> {
-  let pending: Promise<void>[] = [];
-  for (const route of routes) {
-    try {
-      pending.push(write(route, render(route)));
-    } catch (err) {
-      diags.error({ code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
-    }
-    if (pending.length >= RENDER_BATCH) {
-      await Promise.all(pending);
-      pending = [];
-    }
-  }
-  await Promise.all(pending);
-}
-
 /** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
 export async function build(config: BuildConfig, writer: Writer = new DiskWriter(config.outDir), opts: BuildOptions = {}): Promise<BuildResult> {
-  const cache = opts.cache;
   const started = performance.now();
   const stages: Record<string, number> = {};
   let mark = started;
@@ -99,6 +79,25 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     mark = now;
   };
   const diags = new Diagnostics();
+  const state: BuildState = { started, stages, lap, diags };
+  try {
+    return await buildSite(config, writer, opts, state);
+  } finally {
+    await state.pool?.terminate();
+  }
+}
+
+interface BuildState {
+  started: number;
+  stages: Record<string, number>;
+  lap(stage: string): void;
+  diags: Diagnostics;
+  pool?: PagePool;
+}
+
+async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions, state: BuildState): Promise<BuildResult> {
+  const { cache } = opts;
+  const { started, stages, lap, diags } = state;
 
   // Nothing changed since the last good build of this folder: carry its files over (hard links),
   // render nothing. Only one-shot builds to disk do this; watch keeps its own state.
@@ -121,6 +120,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
       },
     };
   }
+  if (record) lap('key');
 
   const fail = async (stage: string): Promise<never> => {
     await writer.abort();
@@ -147,6 +147,11 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   const routes = buildRoutes(site, diags);
   if (diags.hasErrors()) return fail('route');
   lap('check+route');
+
+  // Large one-shot builds render on every core: workers start now and join the rendering when
+  // loaded (this thread does not wait for them).
+  const pool = opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter ? PagePool.start(opts.workerEntry, routes.routes.length) : undefined;
+  state.pool = pool;
 
   // templates and assets
   let templates: TemplateModule;
@@ -184,24 +189,32 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     image: images.get,
   };
 
-  // render and write
-  const missing = new Map<string, Set<string>>();
-  const env = {
-    site,
-    routes,
-    assets,
-    templates,
-    onMissingText: (lang: string, key: string) => (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(key),
-  };
-  const pages: BuildStats['pages'] = {};
+  // render and write: every thread claims chunks of routes from one counter (render/parallel.ts)
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
   const only = opts.plan?.(site, routes);
   const selected = only ? routes.routes.filter(only) : routes.routes;
-  await renderAll(selected, (r) => renderRoute(r, env), async (r, html) => {
-    const byLang = (pages[r.kind] ??= {});
-    byLang[r.lang] = (byLang[r.lang] ?? 0) + 1;
-    await writer.write(r.file, html);
-  }, diags);
+  const counter = routeCounter();
+  const tally = createTally();
+  const tallies = [tally];
+  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, images.table(), templates, writer, config, counter);
+  await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally), writer, tally);
+  if (pool && writer instanceof DiskWriter) {
+    const done = await pool.finish().catch(async (err: Error) => {
+      diags.error({ code: 'render', message: err.message });
+      return undefined;
+    });
+    if (done) {
+      writer.adopt(done.files, done.bytes);
+      tallies.push(...done.tallies);
+    }
+  }
+  const pages: BuildStats['pages'] = {};
+  const missing = new Map<string, Set<string>>();
+  for (const t of tallies) {
+    for (const [kind, byLang] of Object.entries(t.pages)) for (const [lang, n] of Object.entries(byLang)) (pages[kind] ??= {})[lang] = (pages[kind]?.[lang] ?? 0) + n;
+    for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
+    for (const e of t.errors) diags.add(e);
+  }
   for (const [lang, keys] of missing) {
     diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by templates but missing in ${lang} (the key is shown instead): ${[...keys].sort().slice(0, 10).join(', ')}` });
   }
@@ -217,7 +230,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   if (config.strict && diags.warnings.length) return fail('strict');
   await writer.commit();
   lap('swap');
-  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0 };
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (pool?.size ?? 0) };
   if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
   return { site, routes, diagnostics: diags.items, stats };
 }

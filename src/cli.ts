@@ -6,6 +6,7 @@ import { resolveConfig, type CliOptions } from './config.ts';
 import { BuildError, formatDiagnostic, type Diagnostic } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
+import { isPageWorker, runPageWorker } from './render/parallel.ts';
 import type { BuildConfig } from './config.ts';
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
@@ -29,6 +30,7 @@ export function formatSummary(result: BuildResult, outDir: string): string {
   const im = stats.images;
   lines.push(`  images: ${im.sources} sources, ${im.files} files (${im.cached} from cache, ${im.encoded} encoded)`);
   lines.push(`  stages: ${Object.entries(stats.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(' · ')}`);
+  if (!stats.carried) lines.push(`  rendered on ${stats.threads === 1 ? '1 thread' : `${stats.threads} threads (this one and ${stats.threads - 1} page worker${stats.threads > 2 ? 's' : ''})`}`);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   lines.push(warnings.length ? `${warnings.length} warning(s):` : 'No warnings.');
   for (const w of warnings) lines.push(`  ${formatDiagnostic(w)}`);
@@ -45,7 +47,9 @@ function printErrors(stage: string, diagnostics: Diagnostic[]): void {
 async function runBuild(opts: CliOptions): Promise<number> {
   const config = resolveConfig(opts);
   try {
-    const result = await build(config);
+    // From the CLI bundle (bin/site.js), large builds render on every core with it as the worker entry.
+    const workerEntry = import.meta.url.endsWith('.mjs') ? new URL(import.meta.url) : undefined;
+    const result = await build(config, undefined, { workerEntry });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir));
     return 0;
   } catch (err) {
@@ -153,7 +157,10 @@ export async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-// Loaded as the render worker of `site watch` (the CLI bundle is the worker's entry module).
+// Loaded as the render worker of `site watch` or a page worker of a large build (the CLI bundle
+// is the worker's entry module).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   runRenderWorker((workerData as { config: BuildConfig }).config);
+} else if (!isMainThread && isPageWorker()) {
+  runPageWorker();
 }

@@ -87,6 +87,8 @@ export interface ProcessedImages {
   files: OutputFile[];
   stats: ImageStats;
   get(file: string): ImageAsset;
+  /** Every processed image by content path (what page workers receive to answer `get`). */
+  table(): Record<string, ImageAsset>;
   /** Served and source size of a processed image (undefined for copied files such as icons). */
   info(file: string): ImageInfo | undefined;
 }
@@ -336,6 +338,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
       if (!asset) throw new BuildError('images', [{ severity: 'error', code: 'missing-image', file: `images/${file}`, message: 'image named in content does not exist under content/images' }]);
       return asset;
     },
+    table: () => Object.fromEntries(assets),
     info: (file) => infos.get(file),
   };
 }

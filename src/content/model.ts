@@ -33,8 +33,8 @@ export interface Post {
   author: string;
   tags: string[];
   draft: boolean;
-  /** Rendered body (raw HTML in the markdown is escaped). */
-  html: string;
+  /** The markdown body as written (rendered per page by the render stage: `ctx.postBody`). */
+  body: string;
   /** Content-relative source path. */
   file: string;
 }

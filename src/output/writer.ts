@@ -2,7 +2,7 @@
  * Stage "write": output goes to a staging folder beside the target and is swapped into place only
  * when the whole build succeeded, so a failed build leaves the last good `dist/` untouched.
  */
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
@@ -22,26 +22,43 @@ export interface Writer {
 export class DiskWriter implements Writer {
   files = 0;
   bytes = 0;
-  private readonly staging: string;
+  /** The folder files go to until commit (page workers write into the same one). */
+  readonly staging: string;
   private readonly dirs = new Set<string>();
   private readonly written = new Set<string>();
 
-  constructor(private readonly outDir: string) {
-    this.staging = `${outDir.replace(/[\\/]+$/, '')}.staging-${process.pid}-${Date.now()}`;
+  constructor(
+    private readonly outDir: string,
+    staging?: string,
+  ) {
+    this.staging = staging ?? `${outDir.replace(/[\\/]+$/, '')}.staging-${process.pid}-${Date.now()}`;
   }
 
+  // Synchronous on purpose: a fresh file in the page cache is written in ~10 µs, while the promise
+  // API's open/write/close round trips through the thread pool cost 2-3x the CPU (measured with
+  // 4,800 pages of 26 KB: 43 ms sync vs 116 ms with fs.promises on tmpfs, 55 vs 126 ms on ext4).
   async write(file: string, content: string | Uint8Array): Promise<void> {
     if (this.written.has(file)) throw new Error(`${file} written twice`);
     this.written.add(file);
     const target = path.join(this.staging, file);
     const dir = path.dirname(target);
     if (!this.dirs.has(dir)) {
-      await fs.mkdir(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true });
       this.dirs.add(dir);
     }
-    await fs.writeFile(target, content);
+    writeFileSync(target, content);
     this.files++;
     this.bytes += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+  }
+
+  /** Count files another thread wrote into the staging folder as written here. */
+  adopt(files: readonly string[], bytes: number): void {
+    for (const file of files) {
+      if (this.written.has(file)) throw new Error(`${file} written twice`);
+      this.written.add(file);
+    }
+    this.files += files.length;
+    this.bytes += bytes;
   }
 
   /** Every file written, sorted (for the build record). */

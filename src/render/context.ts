@@ -1,5 +1,5 @@
 /** What a template receives: one context object per route; templates read nothing else. */
-import type { Site } from '../content/model.ts';
+import type { Post, Site } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { ClientData } from './client-data.ts';
@@ -81,4 +81,6 @@ export interface PageContext {
   languageLinks: readonly { lang: string; href: string; name: string; current: boolean }[];
   /** Data for the client script, emitted as a JSON block (not executable). */
   clientData: ClientData;
+  /** A post's markdown body as HTML (raw HTML in it escaped, links filtered: content/markdown.ts). */
+  postBody(post: Post): string;
 }

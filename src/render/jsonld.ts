@@ -6,6 +6,21 @@ import { absoluteUrl, localize } from '../routes/paths.ts';
 
 /** JSON that is safe inside `<script>`: no `<`, `>`, `&` or line separators survive literally. */
 export function jsonForScript(value: unknown): string {
+  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
+    // Frozen objects shared by many pages (the client data of every post of a language) are
+    // serialised once per build instead of once per page.
+    const hit = serialised.get(value);
+    if (hit !== undefined) return hit;
+    const json = escapeJson(value);
+    serialised.set(value, json);
+    return json;
+  }
+  return escapeJson(value);
+}
+
+const serialised = new WeakMap<object, string>();
+
+function escapeJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')

@@ -1,13 +1,13 @@
 /** Stage "render": (route, site) → HTML string. Pure: no file system, clock or globals. */
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { Site } from '../content/model.ts';
-import { createTranslate, interpolate } from '../content/texts.ts';
+import type { Post, Site } from '../content/model.ts';
+import { createTranslate, interpolate, type Translate } from '../content/texts.ts';
 import { absoluteUrl, localize } from '../routes/paths.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
-import { clientData } from './client-data.ts';
+import { clientData, type ClientData } from './client-data.ts';
 import type { TemplateModule } from './templates.ts';
 
 /** Shared per build: the site, its routes, assets and templates. */
@@ -18,9 +18,25 @@ export interface RenderEnv {
   templates: TemplateModule;
   /** Called for every text key a page asked for that its language does not have. */
   onMissingText(lang: string, key: string): void;
+  /** A post's body as HTML: markdown rendered with the page that shows it, one parser per thread. */
+  postHtml(post: Post): string;
 }
 
 const formatCache = new WeakMap<Site, Map<string, Format>>();
+const clientDataCache = new WeakMap<RenderEnv, Map<string, ClientData>>();
+
+/**
+ * The client data only depends on the language and what the page is (kind, page, city, landing
+ * source): all posts of a language share one frozen object, which the template serialises once.
+ */
+function sharedClientData(route: Route, env: RenderEnv, t: Translate): ClientData {
+  let perEnv = clientDataCache.get(env);
+  if (!perEnv) clientDataCache.set(env, (perEnv = new Map()));
+  const key = `${route.lang}\0${route.kind}\0${route.page?.id ?? ''}\0${route.source ?? ''}`;
+  let data = perEnv.get(key);
+  if (!data) perEnv.set(key, (data = Object.freeze(clientData(env.site, route, t))));
+  return data;
+}
 
 function formatFor(site: Site, lang: string, locale: string, quarterLabel: string): Format {
   let perSite = formatCache.get(site);
@@ -73,7 +89,8 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     head,
     format: formatFor(site, lang, t('lang.locale'), t('timeline.quarter')),
     languageLinks,
-    clientData: clientData(site, route, t),
+    clientData: sharedClientData(route, env, t),
+    postBody: (post) => env.postHtml(post),
   };
 }
 

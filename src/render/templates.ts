@@ -14,10 +14,17 @@ import type { ComponentType, ReactNode } from 'react';
 import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
 
-/** What `templates/index.tsx` exports. */
+/** What `templates/index.tsx` exports, plus the compiled code (page workers evaluate the same code). */
 export interface TemplateModule {
   Document: ComponentType<{ ctx: PageContext; children?: ReactNode }>;
   pages: Readonly<Record<string, ComponentType<{ ctx: PageContext }>>>;
+  compiled: CompiledTemplates;
+}
+
+/** The templates bundle (CommonJS) and the entry it was built from (for require and stack traces). */
+export interface CompiledTemplates {
+  code: string;
+  entry: string;
 }
 
 type EsbuildError = { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] };
@@ -57,6 +64,12 @@ export async function loadTemplates(templatesDir: string): Promise<TemplateModul
         : [{ severity: 'error', code: 'template', message: (err as Error).message }],
     );
   }
+  return evaluateTemplates({ code, entry });
+}
+
+/** Evaluate compiled templates (in this thread; page workers call this with the main thread's code). */
+export function evaluateTemplates(compiled: CompiledTemplates): TemplateModule {
+  const { code, entry } = compiled;
   const module = { exports: {} as Partial<TemplateModule> };
   try {
     // The Function constructor, not vm.runInThisContext: Node 20 keeps every vm script alive,
@@ -75,5 +88,5 @@ export async function loadTemplates(templatesDir: string): Promise<TemplateModul
   const mod = module.exports;
   if (typeof mod.Document !== 'function' || !mod.pages || typeof mod.pages !== 'object')
     throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: 'must export Document (component) and pages (id → component)' }]);
-  return mod as TemplateModule;
+  return { Document: mod.Document, pages: mod.pages, compiled };
 }

@@ -30,7 +30,7 @@ export function Post({ ctx }: { ctx: PageContext }) {
         <p className="lead">{post.excerpt}</p>
         {/* Markdown `##` sections render as h3 (src/content/markdown.ts); this h2 keeps the outline in order. */}
         <h2 className="visually-hidden">{t('blog.article')}</h2>
-        <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
+        <div className="prose" dangerouslySetInnerHTML={{ __html: ctx.postBody(post) }} />
         {post.tags.length > 0 && (
           <>
           <h2 className="visually-hidden">{t('blog.tags')}</h2>

@@ -1,0 +1,227 @@
+/**
+ * Rendering on every core for large one-shot builds.
+ *
+ * Page workers (threads) start with the build, so loading the generator and React in them overlaps
+ * the main thread's content stage. Once the routes are known, each worker gets the site model,
+ * the assets and the compiled templates once (serialised a single time), rebuilds the same route
+ * table, and then every thread, the main one included, claims chunks of routes from one shared
+ * counter: whoever is free takes the next chunk, so uneven pages balance themselves. Each thread
+ * renders and writes its pages straight into the staging folder: no page crosses a thread, and
+ * memory does not grow with the number of pages. Small sites stay on one thread, where a worker's
+ * start-up (about 100 ms of CPU) would cost more than it saves.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { Post, Site } from '../content/model.ts';
+import { splitFrontMatter } from '../content/load.ts';
+import { createMarkdown } from '../content/markdown.ts';
+import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
+import { DiskWriter, type Writer } from '../output/writer.ts';
+import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
+import type { Assets, ImageAsset } from './context.ts';
+import { renderRoute, type RenderEnv } from './page.ts';
+import { evaluateTemplates, type CompiledTemplates, type TemplateModule } from './templates.ts';
+
+export const PAGE_WORKER_ROLE = 'site-pages';
+
+/** Routes a thread claims at a time: small enough to balance the end, large enough to rarely touch the counter. */
+const CHUNK = 16;
+
+/** Below this many routes a build stays on one thread (threshold measured: see MIN_ROUTES notes). */
+const MIN_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 8000;
+
+/** What one thread rendered: pages by kind and language, text keys missing, render errors. */
+export interface RenderTally {
+  pages: Record<string, Record<string, number>>;
+  missing: Map<string, Set<string>>;
+  errors: Diagnostic[];
+}
+
+export function createTally(): RenderTally {
+  return { pages: {}, missing: new Map(), errors: [] };
+}
+
+/**
+ * The render environment of one thread: its own markdown parser, missing texts counted in
+ * `tally`. `body` gives a post's markdown (the main thread has it in memory; workers read it).
+ */
+export function renderEnv(site: Site, routes: RouteTable, assets: Assets, templates: TemplateModule, tally: RenderTally, body = (post: Post) => post.body): RenderEnv {
+  const markdown = createMarkdown();
+  return {
+    site,
+    routes,
+    assets,
+    templates,
+    onMissingText: (lang, key) => (tally.missing.get(lang) ?? tally.missing.set(lang, new Set()).get(lang)!).add(key),
+    postHtml: (post) => markdown(body(post)),
+  };
+}
+
+/**
+ * The loop every thread runs: claim the next chunk of `routes` from `counter`, render and write
+ * each page, until none is left. A page that fails to render is an error naming its route.
+ */
+export async function renderClaimed(routes: readonly Route[], counter: Int32Array, env: RenderEnv, writer: Writer, tally: RenderTally): Promise<void> {
+  for (;;) {
+    const start = Atomics.add(counter, 0, CHUNK);
+    if (start >= routes.length) return;
+    const end = Math.min(start + CHUNK, routes.length);
+    for (let i = start; i < end; i++) {
+      const route = routes[i]!;
+      let html: string;
+      try {
+        html = renderRoute(route, env);
+      } catch (err) {
+        tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
+        continue;
+      }
+      await writer.write(route.file, html);
+      const byLang = (tally.pages[route.kind] ??= {});
+      byLang[route.lang] = (byLang[route.lang] ?? 0) + 1;
+    }
+  }
+}
+
+/** A new shared route counter (one per build). */
+export function routeCounter(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+/** What the main thread sends each worker once the routes are known. */
+interface StartMessage {
+  site: Omit<Site, 'locate'>;
+  routeCount: number;
+  assets: Omit<Assets, 'image'> & { images: Record<string, ImageAsset> };
+  templates: CompiledTemplates;
+  outDir: string;
+  contentDir: string;
+  staging: string;
+  counter: SharedArrayBuffer;
+}
+
+type Reply =
+  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[] }
+  | { ok: false; message: string };
+
+/** What the workers rendered, merged. */
+export interface PoolResult {
+  files: string[];
+  bytes: number;
+  tallies: RenderTally[];
+}
+
+/** The main thread's handle on the page workers of one build. */
+export class PagePool {
+  private readonly workers: Worker[] = [];
+  private readonly replies: Promise<Reply>[] = [];
+
+  /**
+   * Start workers when the build is large enough and there is more than one core; else undefined.
+   * `SITE_RENDER_THREADS` overrides the core count (1: never start workers).
+   * @param entry the module that runs `runPageWorker` when loaded in a worker (the CLI bundle)
+   */
+  static start(entry: URL, routes: number): PagePool | undefined {
+    const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
+    if (threads < 2 || routes < MIN_ROUTES) return undefined;
+    return new PagePool(entry, Math.min(threads - 1, 7));
+  }
+
+  private constructor(entry: URL, count: number) {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(entry, { workerData: { role: PAGE_WORKER_ROLE } });
+      this.workers.push(worker);
+      this.replies.push(
+        new Promise<Reply>((resolve) => {
+          worker.once('message', (r: Reply) => resolve(r));
+          worker.once('error', (err) => resolve({ ok: false, message: err.stack ?? err.message }));
+          worker.once('exit', (code) => resolve({ ok: false, message: `page worker exited (${code}) before finishing` }));
+        }),
+      );
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Hand every worker the build (serialised once) and its share of the routes via `counter`. */
+  send(site: Site, routes: RouteTable, assets: Assets, images: Record<string, ImageAsset>, templates: TemplateModule, writer: DiskWriter, dirs: { outDir: string; contentDir: string }, counter: Int32Array): void {
+    const { outDir, contentDir } = dirs;
+    const { image: _image, ...plainAssets } = assets;
+    // Post bodies stay behind (workers read the posts they render): the model sent is metadata.
+    const { locate: _locate, ...plainSite } = site;
+    const message: StartMessage = {
+      site: { ...plainSite, posts: site.posts.map((p) => ({ ...p, body: '' })) },
+      routeCount: routes.routes.length,
+      assets: { ...plainAssets, images },
+      templates: templates.compiled,
+      outDir,
+      contentDir,
+      staging: writer.staging,
+      counter: counter.buffer as SharedArrayBuffer,
+    };
+    // Serialised once into shared memory: every worker reads the same bytes, none is copied per worker.
+    const { counter: shared, ...rest } = message;
+    const serialised = serialize(rest);
+    const bytes = new Uint8Array(new SharedArrayBuffer(serialised.byteLength));
+    bytes.set(serialised);
+    for (const w of this.workers) w.postMessage({ bytes, counter: shared });
+  }
+
+  /** Wait for every worker; throws when one failed (its routes were not all written). */
+  async finish(): Promise<PoolResult> {
+    const replies = await Promise.all(this.replies);
+    await this.terminate();
+    const result: PoolResult = { files: [], bytes: 0, tallies: [] };
+    for (const r of replies) {
+      if (!r.ok) throw new Error(`a page worker failed: ${r.message}`);
+      result.files.push(...r.files);
+      result.bytes += r.bytes;
+      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors });
+    }
+    return result;
+  }
+
+  async terminate(): Promise<void> {
+    await Promise.all(this.workers.map((w) => (w.removeAllListeners(), w.terminate())));
+  }
+}
+
+/** Inside a page worker: wait for the build, render claimed routes, report what was written. */
+export function runPageWorker(): void {
+  parentPort!.once('message', async ({ bytes, counter }: { bytes: Uint8Array; counter: SharedArrayBuffer }) => {
+    let reply: Reply;
+    try {
+      const start = deserialize(bytes) as Omit<StartMessage, 'counter'>;
+      const site = { ...start.site, locate: () => undefined } as Site;
+      const routes = buildRoutes(site, new Diagnostics());
+      if (routes.routes.length !== start.routeCount) throw new Error(`route table differs from the main thread's (${routes.routes.length} vs ${start.routeCount} routes)`);
+      const { images, ...rest } = start.assets;
+      const assets: Assets = {
+        ...rest,
+        image: (file) => {
+          const asset = images[file];
+          if (!asset) throw new Error(`images/${file}: image named in content does not exist under content/images`);
+          return asset;
+        },
+      };
+      const tally = createTally();
+      const writer = new DiskWriter(start.outDir, start.staging);
+      const body = (post: Post) => splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body ?? '';
+      const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, body);
+      await renderClaimed(routes.routes, new Int32Array(counter), env, writer, tally);
+      reply = { ok: true, files: writer.paths(), bytes: writer.bytes, pages: tally.pages, missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]), errors: tally.errors };
+    } catch (err) {
+      reply = { ok: false, message: (err as Error).stack ?? String(err) };
+    }
+    parentPort!.postMessage(reply);
+  });
+}
+
+/** True in a thread started as a page worker. */
+export function isPageWorker(): boolean {
+  return (workerData as { role?: string } | null)?.role === PAGE_WORKER_ROLE;
+}

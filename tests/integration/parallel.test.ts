@@ -1,0 +1,78 @@
+/**
+ * Large builds render on every core (src/render/parallel.ts). Whatever thread renders a page, the
+ * output is the same bytes, and a page that fails in a worker fails the build like anywhere else.
+ * SITE_MIN_PARALLEL_ROUTES=1 makes a small fixture take the parallel path; SITE_RENDER_THREADS
+ * sets the thread count whatever the machine has.
+ */
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyContent, edit, listFiles, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+
+let content: string;
+const build = (out: string, env: Record<string, string>, extra: string[] = []): Promise<CliResult> =>
+  runCli(['build', '--content', content, '--out', out, ...extra], env);
+const warningsOf = (stdout: string) => stdout.split('\n').filter((l) => l.includes('warning ['));
+
+beforeAll(() => {
+  content = copyContent();
+  // 60 more posts in two languages, so there are enough pages for every thread to take some.
+  for (let i = 1; i <= 60; i++) {
+    const slug = `note-${String(i).padStart(2, '0')}`;
+    mkdirSync(path.join(content, 'blog', slug), { recursive: true });
+    for (const lang of ['en', 'es'])
+      writeFileSync(
+        path.join(content, 'blog', slug, `${lang}.md`),
+        `---\ntitle: "Note ${i} <${lang}> & co"\nexcerpt: "Short."\ndate: 2024-03-${String((i % 28) + 1).padStart(2, '0')}\ncategory: culture\nauthor: "Aurelia"\ntags: [art]\n---\n\n## Part ${i}\n\nSome *text* with a [link](/contact) and <script>alert(${i})</script>.\n`,
+      );
+  }
+});
+
+describe('parallel rendering', () => {
+  it('writes byte-identical output on 1 and 3 threads, and says how many rendered', async () => {
+    const one = path.join(tmpDir(), 'dist');
+    const three = path.join(tmpDir(), 'dist');
+    const [a, b] = await Promise.all([
+      build(one, { SITE_RENDER_THREADS: '1', SITE_MIN_PARALLEL_ROUTES: '1' }),
+      build(three, { SITE_RENDER_THREADS: '3', SITE_MIN_PARALLEL_ROUTES: '1' }),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(a.stdout).toContain('rendered on 1 thread');
+    expect(b.stdout).toContain('rendered on 3 threads (this one and 2 page workers)');
+    // The same page counts, warnings (missing texts are gathered from every thread) and files.
+    const summary = (s: string) => s.split('\n').filter((l) => /^\s+(kind|page|post|blog|category|redirect|landing)\b/.test(l));
+    expect(summary(b.stdout)).toEqual(summary(a.stdout));
+    expect(warningsOf(b.stdout)).toEqual(warningsOf(a.stdout));
+    const files = listFiles(one);
+    expect(listFiles(three)).toEqual(files);
+    expect(files.filter((f) => f.startsWith('es/blog/note-')).length).toBe(60);
+    for (const f of files) expect(readFileSync(path.join(three, f)).equals(readFileSync(path.join(one, f))), f).toBe(true);
+    // Worker-rendered posts got their own markdown body, escaped like the main thread's.
+    const post = readFileSync(path.join(three, 'es/blog/note-07.html'), 'utf8');
+    expect(post).toContain('<h3 id="part-7">Part 7</h3>');
+    expect(post).toContain('&lt;script&gt;alert(7)&lt;/script&gt;');
+    expect(post).toContain('Note 7 &lt;es&gt; &amp; co');
+  });
+
+  it('a page that fails to render in any thread fails the build, names its route, and leaves the last output', async () => {
+    const out = path.join(tmpDir(), 'dist');
+    const good = await build(out, { SITE_RENDER_THREADS: '1' });
+    expect(good.code).toBe(0);
+    const before = listFiles(out);
+    // A template that throws for every new post: whichever thread takes one reports it. (Templates
+    // import from src/, so the copy sits in a project folder with src linked.)
+    const project = tmpDir();
+    const templates = path.join(project, 'templates');
+    cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
+    symlinkSync(path.join(ROOT, 'src'), path.join(project, 'src'));
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
+    edit(templates, 'pages/Post.tsx', 'const post = route.post!;', "const post = route.post!;\n  if (post.slug.startsWith('note-')) throw new Error(`cannot show ${post.slug}`);");
+    const bad = await build(out, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1' }, ['--templates', templates]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/Build failed \(render\): 120 problem\(s\)/);
+    expect(bad.stderr).toMatch(/blog\/note-\d\d\/(en|es)\.md: error \[render\] \/(es\/)?blog\/note-\d\d: cannot show note-\d\d/);
+    expect(listFiles(out)).toEqual(before);
+    expect(readdirSync(path.dirname(out))).toEqual(['dist']); // no staging folder left behind
+  });
+});
