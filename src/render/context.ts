@@ -1,4 +1,5 @@
 /** What a template receives: one context object per route; templates read nothing else. */
+import type { ReactNode } from 'react';
 import type { Post, Site } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
@@ -83,4 +84,11 @@ export interface PageContext {
   clientData: ClientData;
   /** A post's markdown body as HTML (raw HTML in it escaped, links filtered: content/markdown.ts). */
   postBody(post: Post): string;
+  /**
+   * A layout piece repeated on many pages (the stylesheet, menus, footer), rendered once per build
+   * and language: `render` runs the first time `key` is asked for in this language, and the page
+   * gets the piece's bytes, encoded once. `key` must name everything else the piece depends on
+   * (like Hugo's partialCached). Returns raw HTML for `dangerouslySetInnerHTML`.
+   */
+  once(key: string, render: () => ReactNode | string): string;
 }

@@ -71,7 +71,7 @@ export async function renderClaimed(routes: readonly Route[], counter: Int32Arra
     const end = Math.min(start + CHUNK, routes.length);
     for (let i = start; i < end; i++) {
       const route = routes[i]!;
-      let html: string;
+      let html: Uint8Array;
       try {
         html = renderRoute(route, env);
       } catch (err) {

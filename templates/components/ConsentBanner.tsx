@@ -5,26 +5,29 @@ import type { PageContext } from '../../src/render/context.ts';
  * Hidden until the client script shows it (no script: nothing is stored or sent anyway).
  */
 export function ConsentBanner({ ctx }: { ctx: PageContext }) {
-  const { t, site } = ctx;
-  if (!site.config.features.consent) return null;
+  if (!ctx.site.config.features.consent) return null;
+  // The same on every page of a language: rendered once per build and language.
+  return <section className="consent" data-consent hidden aria-labelledby="consent-title" dangerouslySetInnerHTML={{ __html: ctx.once('consent', () => <ConsentContent ctx={ctx} />) }} />;
+}
+
+function ConsentContent({ ctx }: { ctx: PageContext }) {
+  const { t } = ctx;
   return (
-    <section className="consent" data-consent hidden aria-labelledby="consent-title">
-      <div className="container consent-inner">
-        <h2 id="consent-title" className="consent-title">
-          {t('consent.title')}
-        </h2>
-        <p>
-          {t('consent.text')} <a href={ctx.link('privacy')}>{t('consent.policy')}</a> · <a href={ctx.link('legal')}>{t('footer.legal')}</a>
-        </p>
-        <div className="consent-actions">
-          <button type="button" className="button" data-consent-choice="accept">
-            {t('consent.accept')}
-          </button>
-          <button type="button" className="button" data-consent-choice="reject">
-            {t('consent.reject')}
-          </button>
-        </div>
+    <div className="container consent-inner">
+      <h2 id="consent-title" className="consent-title">
+        {t('consent.title')}
+      </h2>
+      <p>
+        {t('consent.text')} <a href={ctx.link('privacy')}>{t('consent.policy')}</a> · <a href={ctx.link('legal')}>{t('footer.legal')}</a>
+      </p>
+      <div className="consent-actions">
+        <button type="button" className="button" data-consent-choice="accept">
+          {t('consent.accept')}
+        </button>
+        <button type="button" className="button" data-consent-choice="reject">
+          {t('consent.reject')}
+        </button>
       </div>
-    </section>
+    </div>
   );
 }

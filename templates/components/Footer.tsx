@@ -2,10 +2,15 @@ import type { PageContext } from '../../src/render/context.ts';
 
 /** Brand, tagline, cities, disclaimer, 18+ notice, copyright, contact, privacy and legal links. */
 export function Footer({ ctx }: { ctx: PageContext }) {
+  // The same on every page of a language: rendered once per build and language.
+  return <footer className="site-footer" dangerouslySetInnerHTML={{ __html: ctx.once('footer', () => <FooterContent ctx={ctx} />) }} />;
+}
+
+function FooterContent({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   const year = site.today.slice(0, 4);
   return (
-    <footer className="site-footer">
+    <>
       <div className="container footer-grid">
         <div>
           <p className="footer-brand">{site.config.brand}</p>
@@ -52,6 +57,6 @@ export function Footer({ ctx }: { ctx: PageContext }) {
           {t('footer.copyright', { year, brand: site.config.brand })} · {t('footer.madeWith')}
         </p>
       </div>
-    </footer>
+    </>
   );
 }

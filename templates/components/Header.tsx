@@ -3,6 +3,16 @@ import { displayPhone } from './Blocks.tsx';
 
 const NAV = ['home', 'about', 'rates', 'booking', 'contact'] as const;
 
+/**
+ * The primary navigation, rendered once per language, current item and home-or-not (it differs
+ * only in those), for both the desktop bar and the menu.
+ */
+function Nav({ ctx, anchor, onHome, ...attrs }: { ctx: PageContext; anchor: (id: string) => string; onHome: boolean; 'aria-label': string; className?: string }) {
+  const hrefs = [...NAV.map((id) => ctx.link(id)), ctx.blogLink()];
+  const current = hrefs.find((h) => h === ctx.route.path) ?? '';
+  return <nav {...attrs} dangerouslySetInnerHTML={{ __html: ctx.once(`nav:${onHome ? 'home' : ''}:${current}`, () => <NavList ctx={ctx} anchor={anchor} />) }} />;
+}
+
 function NavList({ ctx, anchor }: { ctx: PageContext; anchor: (id: string) => string }) {
   const { t, route } = ctx;
   const current = (href: string) => (href === route.path ? 'page' : undefined);
@@ -96,17 +106,13 @@ export function Header({ ctx }: { ctx: PageContext }) {
           <a className="logo" href={home} aria-label={t('nav.logoLabel', { brand: site.config.brand })}>
             {site.config.brand}
           </a>
-          <nav className="nav-desktop" aria-label={t('nav.primary')}>
-            <NavList ctx={ctx} anchor={anchor} />
-          </nav>
+          <Nav className="nav-desktop" aria-label={t('nav.primary')} ctx={ctx} anchor={anchor} onHome={onHome} />
           <details className="menu" data-menu>
             <summary className="menu-toggle" aria-label={t('nav.menu')}>
               <span className="menu-icon" aria-hidden="true" />
             </summary>
             <div className="menu-panel">
-              <nav aria-label={t('nav.primaryMobile')}>
-                <NavList ctx={ctx} anchor={anchor} />
-              </nav>
+              <Nav aria-label={t('nav.primaryMobile')} ctx={ctx} anchor={anchor} onHome={onHome} />
               <Tools ctx={ctx} inMenu />
             </div>
           </details>

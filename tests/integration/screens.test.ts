@@ -1,6 +1,6 @@
 /** Every screen of the spec, as built: the parts a visitor should find on each page. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, read } from '../helpers/site.ts';
+import { buildSite, copyContent, edit, htmlFiles, read } from '../helpers/site.ts';
 import { parseHtml } from '../helpers/dom.ts';
 
 let out: string;
@@ -25,6 +25,28 @@ describe('header, skip links and footer', () => {
     expect(home.querySelector('.header-tools a[href^="https://www.instagram.com/"]')).not.toBeNull();
     expect(home.querySelector('.header-tools a[href="tel:+34600000000"]')).not.toBeNull();
     expect(home.querySelector('details[data-menu] summary')).not.toBeNull();
+  });
+
+  it('[R-UI-1] the shared layout pieces (rendered once per language) fit every page: current item, home anchors, language', () => {
+    // Menus, footer and consent banner are rendered once per build and language (ctx.once) and
+    // reused; on every page they must still mark that page current and be in its language.
+    for (const file of htmlFiles(out)) {
+      const doc = page(file);
+      if (!doc.querySelector('.nav-desktop')) continue; // redirect stubs and landing pages have no chrome
+      const lang = doc.documentElement.getAttribute('lang')!;
+      const self = doc.querySelector('link[rel="canonical"]')?.getAttribute('href')?.replace(/^https?:\/\/[^/]+/, '');
+      for (const nav of doc.querySelectorAll('.nav-desktop, .menu-panel nav:not(.lang-switch)')) {
+        const current = [...nav.querySelectorAll('a[aria-current="page"]')].map((a) => a.getAttribute('href'));
+        if (self) expect(current.every((h) => h === self), `${file}: ${current} vs ${self}`).toBe(true);
+        const services = nav.querySelector('a[href$="#services"]')!.getAttribute('href')!;
+        const home = nav.querySelector('a')!.getAttribute('href'); // the first item is the home page
+        expect(services.startsWith('#'), file).toBe(self === home);
+      }
+      const prefix = lang === 'en' ? /^\/(?!es\/|ru\/|el\/)/ : new RegExp(`^/${lang}(/|$)`);
+      for (const a of doc.querySelectorAll('footer a, .consent a')) expect(a.getAttribute('href'), file).toMatch(prefix);
+    }
+    expect(page('rates.html').querySelector('.nav-desktop a[aria-current="page"]')!.getAttribute('href')).toBe('/rates');
+    expect(page('es/blog.html').querySelector('.menu-panel a[aria-current="page"]')!.getAttribute('href')).toBe('/es/blog');
   });
 
   it('[R-UI-2] skip links to main content, services and contact', () => {
