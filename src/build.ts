@@ -14,7 +14,7 @@ import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/
 import { processImages, type ImageStats, type ProcessedImages } from './assets/images.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
-import { createTally, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
+import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import type { Assets } from './render/context.ts';
 import { DiskWriter, type Writer } from './output/writer.ts';
 import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.ts';
@@ -39,6 +39,8 @@ export interface BuildStats {
   carried: number;
   /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
   threads: number;
+  /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
+  markdownHelped: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   try {
     return await buildSite(config, writer, opts, state);
   } finally {
-    await state.pool?.terminate();
+    await Promise.all([state.pool?.terminate(), state.helper?.terminate()]);
   }
 }
 
@@ -93,11 +95,15 @@ interface BuildState {
   lap(stage: string): void;
   diags: Diagnostics;
   pool?: PagePool;
+  helper?: MarkdownHelper;
 }
 
 async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions, state: BuildState): Promise<BuildResult> {
   const { cache } = opts;
   const { started, stages, lap, diags } = state;
+  // One-shot builds with many posts render markdown on the second core: the helper starts first,
+  // so its start-up overlaps the input key and the data files.
+  if (opts.workerEntry && !opts.plan && !cache) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
 
   // Nothing changed since the last good build of this folder: carry its files over (hard links),
   // render nothing. Only one-shot builds to disk do this; watch keeps its own state.
@@ -127,8 +133,10 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || config.strict));
   };
 
-  // load
-  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed }, diags);
+  // load (the markdown helper gets each post's body as it is read)
+  const helper = state.helper;
+  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)) }, diags);
+  helper?.flush();
   if (!site) return fail('load');
   lap('load');
 
@@ -152,6 +160,11 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // loaded (this thread does not wait for them).
   const pool = opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter ? PagePool.start(opts.workerEntry, routes.routes.length) : undefined;
   state.pool = pool;
+  if (pool && helper) {
+    // Page workers render their own markdown: the helper would only take a core from them.
+    await helper.terminate();
+    state.helper = undefined;
+  }
 
   // templates and assets
   let templates: TemplateModule;
@@ -197,7 +210,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   const tally = createTally();
   const tallies = [tally];
   if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, images.table(), templates, writer, config, counter);
-  await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally), writer, tally);
+  await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally, { helper: state.helper }), writer, tally);
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {
       diags.error({ code: 'render', message: err.message });
@@ -230,7 +243,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (config.strict && diags.warnings.length) return fail('strict');
   await writer.commit();
   lap('swap');
-  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (pool?.size ?? 0) };
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
   if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
   return { site, routes, diagnostics: diags.items, stats };
 }

@@ -6,7 +6,7 @@ import { resolveConfig, type CliOptions } from './config.ts';
 import { BuildError, formatDiagnostic, type Diagnostic } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
-import { isPageWorker, runPageWorker } from './render/parallel.ts';
+import { runWorkerRole } from './render/parallel.ts';
 import type { BuildConfig } from './config.ts';
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
@@ -30,7 +30,10 @@ export function formatSummary(result: BuildResult, outDir: string): string {
   const im = stats.images;
   lines.push(`  images: ${im.sources} sources, ${im.files} files (${im.cached} from cache, ${im.encoded} encoded)`);
   lines.push(`  stages: ${Object.entries(stats.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(' · ')}`);
-  if (!stats.carried) lines.push(`  rendered on ${stats.threads === 1 ? '1 thread' : `${stats.threads} threads (this one and ${stats.threads - 1} page worker${stats.threads > 2 ? 's' : ''})`}`);
+  if (!stats.carried) {
+    const helped = stats.markdownHelped ? `; markdown of ${stats.markdownHelped} posts on a helper thread` : '';
+    lines.push(`  rendered on ${stats.threads === 1 ? '1 thread' : `${stats.threads} threads (this one and ${stats.threads - 1} page worker${stats.threads > 2 ? 's' : ''})`}${helped}`);
+  }
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   lines.push(warnings.length ? `${warnings.length} warning(s):` : 'No warnings.');
   for (const w of warnings) lines.push(`  ${formatDiagnostic(w)}`);
@@ -161,6 +164,6 @@ export async function main(argv: string[]): Promise<number> {
 // is the worker's entry module).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   runRenderWorker((workerData as { config: BuildConfig }).config);
-} else if (!isMainThread && isPageWorker()) {
-  runPageWorker();
+} else if (!isMainThread) {
+  runWorkerRole();
 }

@@ -19,6 +19,8 @@ export interface LoadOptions {
   today: string;
   /** Parse results of the previous load (watch mode): unchanged files are not parsed again. */
   cache?: ParseCache;
+  /** Called with every published post as it is loaded (the build hands bodies to its markdown helper). */
+  onPost?: (post: Post) => void;
 }
 
 /** Per content file: the source last parsed and what parsing it gave. */
@@ -285,7 +287,9 @@ async function loadPosts(
         diags.warn({ code: 'scheduled', file: rel, field: 'date', message: `dated ${post.date}, after today (${opts.today}): left out until then${opts.drafts ? ' (included: --drafts)' : ' (use --drafts to preview)'}` });
       }
       if ((post.draft || scheduled) && !opts.drafts) continue;
-      posts.push({ ...post, slug, lang, file: rel });
+      const loaded = { ...post, slug, lang, file: rel };
+      opts.onPost?.(loaded);
+      posts.push(loaded);
     }
   }
   return posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug) || a.lang.localeCompare(b.lang));
