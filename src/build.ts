@@ -133,6 +133,14 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || config.strict));
   };
 
+  // Templates and the client script compile in esbuild's own process while this thread loads the
+  // content (awaited after routing; their errors are reported there, never unhandled).
+  const compiling = {
+    templates: cache?.templates ? Promise.resolve(cache.templates) : loadTemplates(config.templatesDir),
+    bundled: cache?.bundled ? Promise.resolve(cache.bundled) : bundleAssets(config.clientDir, config.templatesDir),
+  };
+  for (const p of Object.values(compiling)) p.catch(() => undefined);
+
   // load (the markdown helper gets each post's body as it is read)
   const helper = state.helper;
   const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)) }, diags);
@@ -172,8 +180,8 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   let images: Awaited<ReturnType<typeof processImages>>;
   try {
     [templates, bundled, images] = await Promise.all([
-      cache?.templates ?? loadTemplates(config.templatesDir),
-      cache?.bundled ?? bundleAssets(config.clientDir, config.templatesDir),
+      compiling.templates,
+      compiling.bundled,
       cache?.images ?? processImages(config.contentDir, { cacheDir: config.cacheDir, copy: new Set([ICON, TOUCH_ICON]), social: site.gallery.socialImage.file }),
     ]);
     if (cache) Object.assign(cache, { templates, bundled, images });

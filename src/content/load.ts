@@ -1,5 +1,5 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
-import { promises as fs, readdirSync, readFileSync, statSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
@@ -250,12 +250,19 @@ async function loadPosts(
   diags: Diagnostics,
 ): Promise<Post[]> {
   const blogDir = path.join(opts.contentDir, 'blog');
-  const slugs = listDirSync(blogDir);
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(blogDir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    // no blog folder: no posts
+  }
   const posts: Post[] = [];
   // Synchronous reads: thousands of small files come out of the page cache faster one after the
   // other than through the promise API's thread-pool round trips (see output/writer.ts).
-  for (const slug of slugs) {
-    if (!statSync(path.join(blogDir, slug)).isDirectory()) {
+  for (const entry of entries) {
+    const slug = entry.name;
+    // The folder entry's type, without a stat per post (a symlink is followed).
+    if (!(entry.isDirectory() || (entry.isSymbolicLink() && statSync(path.join(blogDir, slug), { throwIfNoEntry: false })?.isDirectory()))) {
       diags.error({ code: 'blog', file: `blog/${slug}`, message: 'expected a folder blog/<slug>/ holding <lang>.md files' });
       continue;
     }
