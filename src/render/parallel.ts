@@ -1,14 +1,17 @@
 /**
- * Rendering on every core for large one-shot builds.
+ * Rendering on every core, for large one-shot builds.
  *
- * Page workers (threads) start with the build, so loading the generator and React in them overlaps
- * the main thread's content stage. Once the routes are known, each worker gets the site model,
- * the assets and the compiled templates once (serialised a single time), rebuilds the same route
- * table, and then every thread, the main one included, claims chunks of routes from one shared
- * counter: whoever is free takes the next chunk, so uneven pages balance themselves. Each thread
- * renders and writes its pages straight into the staging folder: no page crosses a thread, and
- * memory does not grow with the number of pages. Small sites stay on one thread, where a worker's
- * start-up (about 100 ms of CPU) would cost more than it saves.
+ * Two kinds of thread, each started only where it pays on 2 cores:
+ * - The page pool, once the routes are known and there are at least MIN_ROUTES of them. Each
+ *   worker gets the site model, the assets and the compiled templates once (serialised a single
+ *   time into shared memory), rebuilds the same route table, and then every thread, the main one
+ *   included, claims chunks of routes from one shared counter: whoever is free takes the next
+ *   chunk, so uneven pages balance themselves. Each thread renders and writes its pages straight
+ *   into the staging folder: no page crosses a thread, and memory does not grow with the pages.
+ * - The markdown helper, at the start of a build with at least MIN_HELPER_POSTS posts: it turns
+ *   post bodies into HTML while the main thread loads, checks and routes, and is stopped when the
+ *   page pool starts (the workers then render markdown with their own pages).
+ * Small sites stay on one thread, where a worker's start-up (about 100 ms of CPU) costs more than it saves.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -89,6 +89,13 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectFailure((c) => edit(c, 'blog/monaco-grand-prix/es.md', /^date: .*$/m, 'date: 22/04/2025'), /blog\/monaco-grand-prix\/es\.md:4:\d+: error \[schema\] date: expected a date written YYYY-MM-DD/);
   });
 
+  it('a post whose front matter is never closed names the file and says what is missing', async () => {
+    await expectFailure(
+      (c) => edit(c, 'blog/monaco-grand-prix/en.md', /^---\n\n/m, '\n'),
+      /blog\/monaco-grand-prix\/en\.md:1: error \[front-matter\] the front matter is not closed: add a line --- after it/,
+    );
+  });
+
   it('all errors of a build are reported at once', async () => {
     const err = await expectFailure(
       (c) => {

@@ -7,6 +7,7 @@ import { addMonths } from '../../src/content/checks.ts';
 import { createTranslate, flattenTexts, interpolate } from '../../src/content/texts.ts';
 import { createMarkdown } from '../../src/content/markdown.ts';
 import { buildDate } from '../../src/config.ts';
+import { splitFrontMatter } from '../../src/content/load.ts';
 
 describe('YAML with positions', () => {
   it('[R-BUILD-2] maps a schema error deep in a list back to its line and column', () => {
@@ -35,6 +36,23 @@ describe('YAML with positions', () => {
 
   it('draws a code frame with a marker under the column', () => {
     expect(codeFrame('one\ntwo\nthree', 2, 3)).toBe('    1 | one\n  > 2 | two\n      |   ^\n    3 | three');
+  });
+});
+
+describe('front matter', () => {
+  it('splits a post at the first line that is only --- (CRLF, trailing spaces, empty, --- in a value)', () => {
+    expect(splitFrontMatter('---\ntitle: a\n---\nbody\n')).toEqual({ matter: 'title: a\n', body: 'body\n' });
+    expect(splitFrontMatter('---\r\ntitle: a\r\n---\r\nbody\r\n')).toEqual({ matter: 'title: a\r\n', body: 'body\r\n' });
+    expect(splitFrontMatter('---\ntitle: a\n---  \n\nbody')).toEqual({ matter: 'title: a\n', body: '\nbody' });
+    expect(splitFrontMatter('---\n---\nbody')).toEqual({ matter: '', body: 'body' });
+    expect(splitFrontMatter('---\ntitle: a\n---')).toEqual({ matter: 'title: a\n', body: '' });
+    expect(splitFrontMatter('---\na: "x --- y"\nb: ----\n---\ntext\n---\nmore')).toEqual({ matter: 'a: "x --- y"\nb: ----\n', body: 'text\n---\nmore' });
+  });
+
+  it('has nothing to split when the front matter is not closed or not first', () => {
+    expect(splitFrontMatter('---\ntitle: a\n')).toBeUndefined();
+    expect(splitFrontMatter('title: a\n---\nbody')).toBeUndefined();
+    expect(splitFrontMatter('\n---\ntitle: a\n---\n')).toBeUndefined();
   });
 });
 
