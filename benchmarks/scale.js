@@ -356,8 +356,8 @@ const jobs = cases.flatMap((c) => targets.map((t) => ({ ...c, target: t })));
 const results = [];
 const notes = [];
 // Time budget. A round (every generator once, plus counting and deleting its output) is estimated
-// per generator from its median at the largest size measured so far (same target first),
-// extrapolated in posts x languages with the growth exponent of its two largest sizes, never
+// per generator from its medians on the same target (or the other target's, scaled, when that
+// one has run a larger size), extrapolated in posts x languages with the growth exponent of its two largest sizes, never
 // below the generator's own `growth` for each stretch of pages (measured on a quiet machine:
 // Eleventy's time per page grows with the pages), or taken from a round already measured at that
 // size on the other target.
@@ -414,6 +414,8 @@ const estimate = (job, runs, skip) => {
 const largestPages = Math.max(...jobs.map((k) => k.posts * k.langs));
 const isLargest = (job) => job.posts * job.langs === largestPages && jobs.length > 1;
 const secondsLeft = () => budgetMs / 1000 - (Date.now() - startedAt) / 1000;
+/** Estimated seconds of a plan (planFrom). */
+const planCost = (plan) => plan.reduce((s, p) => s + estimate(p.job, p.runs, p.skip), 0);
 
 /**
  * The runs of the cases from `j` on that fit in the time left. On a fast machine every case runs
@@ -426,7 +428,7 @@ const secondsLeft = () => budgetMs / 1000 - (Date.now() - startedAt) / 1000;
  */
 function planFrom(j, { minimal = false } = {}) {
   const rest = jobs.slice(j).map((job) => ({ job, runs: job.runs, skip: new Set() }));
-  const total = () => rest.reduce((s, p) => s + estimate(p.job, p.runs, p.skip), 0);
+  const total = () => planCost(rest);
   const large = rest.filter((p) => isLargest(p.job));
   const small = rest.filter((p) => !isLargest(p.job));
   const slowestPeer = (p) =>
@@ -486,10 +488,12 @@ for (const [j, job] of jobs.entries()) {
   let skip = new Set();
   // Estimates from sizes far below the largest mostly measure start-up: plan from 1/16 of it up.
   const measuredPages = Math.max(0, ...Object.values(medians).flatMap((m) => Object.values(m).flatMap((pts) => pts.map((x) => x.pages))));
-  if (measuredPages * 16 >= largestPages) {
+  const planned = measuredPages * 16 >= largestPages;
+  if (planned) {
     const left = secondsLeft();
-    ({ runs, skip } = planFrom(j)[0]);
-    const why = `to stay within the ${budgetMs / 60_000}-minute budget (${Math.round(left)} s left, estimated ${Math.round(planFrom(j).reduce((s, p) => s + estimate(p.job, p.runs, p.skip), 0))} s for this and the remaining cases as planned)`;
+    const plan = planFrom(j);
+    ({ runs, skip } = plan[0]);
+    const why = `to stay within the ${budgetMs / 60_000}-minute budget (${Math.round(left)} s left, estimated ${Math.round(planCost(plan))} s for this and the remaining cases as planned)`;
     if (runs < job.runs) {
       const note = `${label}: ${runs} run${runs > 1 ? 's' : ''} instead of ${job.runs} ${why}`;
       notes.push(note);
@@ -511,10 +515,11 @@ for (const [j, job] of jobs.entries()) {
     const per = Object.fromEntries(generators.map((g) => [g.id, { times: [], rss: [], pages: undefined, error: undefined, sources: [] }]));
     const roundStart = Date.now();
     for (let run = 0; run < runs; run++) {
-      if (run > 0) {
-        // the rounds so far show the real cost: stop early rather than overrun the budget
+      // the rounds so far show the real cost: stop early rather than overrun the budget (not on
+      // start-up-only estimates, except at the largest size, which has nothing left to learn from)
+      if (run > 0 && (planned || isLargest(job))) {
         const round = (Date.now() - roundStart) / 1000 / run;
-        const later = planFrom(j + 1, { minimal: true }).reduce((s, p) => s + estimate(p.job, p.runs, p.skip), 0);
+        const later = planCost(planFrom(j + 1, { minimal: true }));
         if (round + later > secondsLeft()) {
           const note = `${label}: ${run} run${run > 1 ? 's' : ''} instead of ${job.runs} to stay within the ${budgetMs / 60_000}-minute budget (a round takes ${Math.round(round)} s, ${Math.round(secondsLeft())} s left, ${Math.round(later)} s estimated for what follows)`;
           notes.push(note);
