@@ -1,9 +1,12 @@
 /** Stage "assets": the client script, the forwarding script and the stylesheet, bundled and hashed. */
-import { build, type BuildOptions } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
+import { requireCjs } from '../require.ts';
+
+const { build } = requireCjs('esbuild') as typeof import('esbuild');
 
 /** One output file of the build: its path under the output root and its bytes. */
 export interface OutputFile {

@@ -1,7 +1,5 @@
 /** Stage "render": (route, site) → HTML string. Pure: no file system, clock or globals. */
 import { randomBytes } from 'node:crypto';
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import type { Post, Site } from '../content/model.ts';
 import { createTranslate, interpolate, type Translate } from '../content/texts.ts';
 import { absoluteUrl, localize } from '../routes/paths.ts';
@@ -10,6 +8,10 @@ import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
 import { clientData, type ClientData } from './client-data.ts';
 import type { TemplateModule } from './templates.ts';
+import { requireCjs } from '../require.ts';
+
+const { createElement } = requireCjs('react') as typeof import('react');
+const { renderToStaticMarkup } = requireCjs('react-dom/server') as typeof import('react-dom/server');
 
 /** Shared per build: the site, its routes, assets and templates. */
 export interface RenderEnv {

@@ -7,12 +7,14 @@
  * however often templates change (benchmarks/watch.js measures it). React is required from
  * node_modules, the same instance the renderer uses.
  */
-import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ComponentType, ReactNode } from 'react';
 import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
+import { requireCjs } from '../require.ts';
+
+const { build } = requireCjs('esbuild') as typeof import('esbuild');
 
 /** What `templates/index.tsx` exports, plus the compiled code (page workers evaluate the same code). */
 export interface TemplateModule {

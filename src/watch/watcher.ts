@@ -3,7 +3,6 @@
  * one rebuild runs at a time; errors are reported in the terminal and the browser and never stop
  * the session; the last good pages stay served.
  */
-import { build as esbuild } from 'esbuild';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +10,9 @@ import type { BuildConfig } from '../config.ts';
 import { startDevServer, type DevServer } from '../server/dev.ts';
 import type { RebuildReport } from './session.ts';
 import { RenderWorker } from './worker.ts';
+import { requireCjs } from '../require.ts';
+
+const { build: esbuild } = requireCjs('esbuild') as typeof import('esbuild');
 
 /** Saves closer together than this become one rebuild. */
 export const COALESCE_MS = 15;
