@@ -38,7 +38,10 @@ const CHUNK = 16;
  * Below this many routes pages are rendered on one thread. Measured on 2 cores (4,000 posts):
  * 4,704 routes gain nothing (each new thread compiles React and the templates again, and the
  * compiler and the garbage collector already use the second core), 18,774 routes gain 20%,
- * 74,774 routes 35%.
+ * 74,774 routes 35%. Letting the markdown helper render pages too once its markdown is done
+ * (tried 2026-11-23) was 1-6% faster at 1,000-4,000 posts for 20% more CPU and 40 MB more memory:
+ * each isolate compiles React and the templates with TurboFan again (perf: a quarter of the build's
+ * CPU is optimising-compiler threads), and that work competes with both renderers for 2 cores.
  */
 const MIN_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 8000;
 
