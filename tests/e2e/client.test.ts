@@ -187,8 +187,15 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await page.locator('#booking-duration').selectOption('dinner');
     await page.locator('#booking-location').selectOption('restaurant');
     await page.locator('#booking-message').fill('Мы — ¿vale? ελληνικά');
+    // The spinner shows for 150 ms only: record it in the page, as a check after the popup opened
+    // could come too late on a slow machine.
+    await page.evaluate(() => {
+      const spinner = document.querySelector<HTMLElement>('[data-spinner]')!;
+      new MutationObserver(() => {
+        if (!spinner.hidden && spinner.getClientRects().length > 0) document.documentElement.dataset.spinnerSeen = 'true';
+      }).observe(spinner, { attributes: true, attributeFilter: ['hidden'] });
+    });
     const [popup] = await Promise.all([context.waitForEvent('page'), page.locator('form[data-booking] button[type="submit"]').click()]);
-    expect(await page.locator('[data-spinner]').isVisible()).toBe(true);
     await popup.waitForURL(/^https:\/\/wa\.me\//);
     const variant = (await page.locator('html').getAttribute('data-variant'))!;
     // Expected text from the content files, independently of the client's builder.
@@ -207,6 +214,8 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     ].join('\n');
     expect(popup.url()).toBe(`https://wa.me/34600000000?text=${encodeURIComponent(text)}`);
     await page.locator('[data-booking-success]').waitFor();
+    expect(await page.locator('html').getAttribute('data-spinner-seen')).toBe('true');
+    expect(await page.locator('[data-spinner]').isVisible()).toBe(false);
     expect(await page.locator('[data-booking-success]').innerText()).toContain('+34\u00a0600\u00a0000\u00a0000');
     expect(own).toEqual([]);
     expect(external.filter((u) => !u.startsWith('https://wa.me/'))).toEqual([]);
