@@ -5,8 +5,9 @@
 // throttling) with Debian's Chromium on the key pages, checks every link of the site with
 // linkinator (nothing outside 127.0.0.1 is fetched), prints a table and fails below the targets.
 //
-// Usage: npm run lighthouse [-- --runs 3] [--dist dist] [--reports <dir>]  (CHROME_PATH overrides /usr/bin/chromium)
-// --runs: Lighthouse runs per page, the table shows the median; --reports: write each page's HTML report.
+// Usage: npm run lighthouse [-- --runs 3] [--dist dist] [--reports <dir>] [--pages /,/es]  (CHROME_PATH overrides /usr/bin/chromium)
+// --runs: Lighthouse runs per page, the table shows the median; --reports: write each page's HTML report;
+// --pages: audit these paths (comma-separated) instead of the key pages below.
 // It builds nothing: run `SOURCE_DATE_EPOCH=1763800000 npm run build` first.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ const runs = Math.max(1, Number.parseInt(arg('--runs') ?? '3', 10) || 1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Pages audited with Lighthouse: the home page in every language, a city, a post, booking, rates. */
-const PAGES = ['/', '/es', '/ru', '/el', '/madrid-vip-escort', '/blog/monaco-grand-prix', '/booking', '/rates'];
+const PAGES = arg('--pages')?.split(',').filter(Boolean) ?? ['/', '/es', '/ru', '/el', '/madrid-vip-escort', '/blog/monaco-grand-prix', '/booking', '/rates'];
 
 /** Targets: a category score below its minimum, or a metric at or above its maximum, fails. */
 const MIN_SCORE = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 };

@@ -108,6 +108,29 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
+  it('[R-JS-2] the next 2 slides are fetched ahead only once a carousel nears the screen, never for the hidden one', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    const images: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'image') images.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${base}/`, { waitUntil: 'load' });
+    const loading = (id: string) => page.locator(`[data-carousel="${id}"] [data-slide] img`).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).loading));
+    const slideFile = (id: string, n: number) =>
+      page.locator(`[data-carousel="${id}"] [data-slide="${n}"] img`).evaluate((i) => new URL((i as HTMLImageElement).currentSrc || (i as HTMLImageElement).src, location.href).pathname);
+    // On a phone the gallery is far below the first screen: nothing of it is fetched ahead at start-up.
+    expect((await loading('gallery-lifestyle')).slice(1, 3)).toEqual(['lazy', 'lazy']);
+    await page.locator('[data-carousel="gallery-lifestyle"]').scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await loading('gallery-lifestyle')).slice(1, 3)).toEqual(['eager', 'eager']);
+    const second = await slideFile('gallery-lifestyle', 1);
+    await expect.poll(() => images.includes(second)).toBe(true);
+    expect((await loading('gallery-lifestyle'))[3]).toBe('lazy');
+    // The featured carousel is hidden (spec): its slides are never fetched ahead.
+    expect((await loading('featured')).slice(1, 3)).toEqual(['lazy', 'lazy']);
+    await context.close();
+  });
+
   it('[R-JS-3][R-UI-6][R-UI-22] health dialog opens, toggles the medical details, and returns focus on close', async () => {
     const { context } = await newContext();
     const page = await context.newPage();
