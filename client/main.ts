@@ -31,18 +31,27 @@ function readData(): ClientData | undefined {
   }
 }
 
+/**
+ * Run `fn` once the page has painted (after the next frame), or after 100 ms where frames are
+ * paused (a background tab). What the first paint shows is settled before; the rest of the
+ * start-up then runs in its own task instead of holding up that paint.
+ */
+function afterFirstPaint(fn: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
+}
+
 function run(data: ClientData): void {
   const k = storageKeys(data.storageKey);
+  // Before the first paint: the saved-language redirect and the call-to-action variant, both
+  // visible at once.
   initLanguage(local, k.lang, data.languages, data.defaultLanguage);
-  initMenu();
-  initScrollButtons();
-  initDialogs();
-  initBlogFilter();
-  for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]')) {
-    const template = c.querySelector('[data-counter]')?.getAttribute('data-template') ?? '';
-    initCarousel(c, (n, total) => template.replace('{n}', String(n)).replace('{total}', String(total)));
-  }
-
   const tracker = createTracker();
   let consent: ConsentState = readConsent(data.consentMode, local, k.consent);
   const url = new URL(location.href);
@@ -67,93 +76,105 @@ function run(data: ClientData): void {
   });
   applyVariant(data, variant);
   document.documentElement.dataset.variant = variant;
-  watchEngagement(window, () => showCtaLine('[data-cta-urgency]'), () => showCtaLine('[data-cta-valued]'));
 
-  const ref = () => (consent === 'granted' && attribution ? reference(attribution.last) : reference(touch));
-
-  // Every WhatsApp link goes through the same builder; tel: links stay in this tab.
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-whatsapp]')) {
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      tracker.track('contact_click', { channel: 'whatsapp', place: a.dataset.whatsapp });
-      openWhatsApp(whatsappUrl(data.whatsapp, buildMessage({ templates: data.messages, variant, city: data.page.city, reference: ref() })), () => {});
-    });
-  }
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href^="tel:"]')) {
-    a.removeAttribute('target');
-    a.addEventListener('click', () => tracker.track('contact_click', { channel: 'phone', place: a.dataset.call ?? 'link' }));
-  }
-  initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
-
-  // Events: queued until consent allows sending.
-  const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(utmSource));
-  const fromStealth = session.get(k.fromStealth) === '1';
-  const pending = session.get(k.pending);
-  const start = () => {
-    if (!attribution) remember();
-    local.set(k.returning, 'true');
-    session.remove(k.fromStealth);
-    session.remove(k.pending);
-    // Under `site watch` (its reload script is in the page) events also go to the console.
-    tracker.start(providerSink(data.analytics, Boolean(document.querySelector('script[src="/__site/reload.js"]'))));
-  };
-  if (pending) {
-    try {
-      for (const [name, params] of JSON.parse(pending) as [string, Record<string, string>][]) tracker.track(name, params);
-    } catch {
-      /* corrupt: ignore */
+  // After the first paint: everything that only reacts to the visitor or reports.
+  afterFirstPaint(() => {
+    initMenu();
+    initScrollButtons();
+    initDialogs();
+    initBlogFilter();
+    for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]')) {
+      const template = c.querySelector('[data-counter]')?.getAttribute('data-template') ?? '';
+      initCarousel(c, (n, total) => template.replace('{n}', String(n)).replace('{total}', String(total)));
     }
-  }
-  tracker.track('page_view', {
-    page_path: location.pathname,
-    lang: data.lang,
-    variant,
-    from_stealth: fromStealth,
-    // Before consent only this visit's source is known; stored attribution needs consent.
-    first_source: attribution?.first.source ?? touch?.source,
-    last_source: attribution?.last.source ?? touch?.source,
-    last_medium: attribution?.last.medium ?? touch?.medium,
-    last_campaign: attribution?.last.campaign ?? touch?.campaign,
-  });
-  tracker.track('site_visit', { funnel: 'site_visit' });
-  if (isDirectory) tracker.once('directory_first_contact', 'directory_first_contact', { source: utmSource });
-  if (data.page.id === 'contact' || data.page.id === 'booking') tracker.track('contact_view', { page: data.page.id });
+    watchEngagement(window, () => showCtaLine('[data-cta-urgency]'), () => showCtaLine('[data-cta-valued]'));
 
-  const onScroll = createScrollTracker(tracker);
-  window.addEventListener('scroll', () => onScroll(scrollPercent(window.scrollY, window.innerHeight, document.documentElement.scrollHeight)), { passive: true });
-  watchHighEngagement(tracker, window);
-  watchTimeOnPage(tracker);
-  watchExitIntent(tracker);
-  window.addEventListener('error', (e) => tracker.track('exception', { description: String(e.message).slice(0, 150), fatal: false }));
+    const ref = () => (consent === 'granted' && attribution ? reference(attribution.last) : reference(touch));
 
-  // Below-the-fold sentinel: a performance-loaded flag once visible (content deferred 50 px early).
-  const sentinel = document.querySelector('[data-sentinel]');
-  if (sentinel && 'IntersectionObserver' in window) {
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((en) => en.isIntersecting)) {
-          document.documentElement.dataset.performanceLoaded = 'true';
-          io.disconnect();
-        }
-      },
-      { rootMargin: '50px' },
-    );
-    io.observe(sentinel);
-  }
+    // Every WhatsApp link goes through the same builder; tel: links stay in this tab.
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-whatsapp]')) {
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        tracker.track('contact_click', { channel: 'whatsapp', place: a.dataset.whatsapp });
+        openWhatsApp(whatsappUrl(data.whatsapp, buildMessage({ templates: data.messages, variant, city: data.page.city, reference: ref() })), () => {});
+      });
+    }
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href^="tel:"]')) {
+      a.removeAttribute('target');
+      a.addEventListener('click', () => tracker.track('contact_click', { channel: 'phone', place: a.dataset.call ?? 'link' }));
+    }
+    initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
 
-  if (consent === 'granted') start();
-  initConsentBanner(consent, (choice) => {
-    consent = choice;
-    local.set(k.consent, choice);
-    if (choice === 'granted') start();
-    else {
-      tracker.stop();
-      for (const key of [k.attribution, k.returning]) local.remove(key);
+    // Events: queued until consent allows sending.
+    const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(utmSource));
+    const fromStealth = session.get(k.fromStealth) === '1';
+    const pending = session.get(k.pending);
+    const start = () => {
+      if (!attribution) remember();
+      local.set(k.returning, 'true');
       session.remove(k.fromStealth);
       session.remove(k.pending);
+      // Under `site watch` (its reload script is in the page) events also go to the console.
+      tracker.start(providerSink(data.analytics, Boolean(document.querySelector('script[src="/__site/reload.js"]'))));
+    };
+    if (pending) {
+      try {
+        for (const [name, params] of JSON.parse(pending) as [string, Record<string, string>][]) tracker.track(name, params);
+      } catch {
+        /* corrupt: ignore */
+      }
     }
+    tracker.track('page_view', {
+      page_path: location.pathname,
+      lang: data.lang,
+      variant,
+      from_stealth: fromStealth,
+      // Before consent only this visit's source is known; stored attribution needs consent.
+      first_source: attribution?.first.source ?? touch?.source,
+      last_source: attribution?.last.source ?? touch?.source,
+      last_medium: attribution?.last.medium ?? touch?.medium,
+      last_campaign: attribution?.last.campaign ?? touch?.campaign,
+    });
+    tracker.track('site_visit', { funnel: 'site_visit' });
+    if (isDirectory) tracker.once('directory_first_contact', 'directory_first_contact', { source: utmSource });
+    if (data.page.id === 'contact' || data.page.id === 'booking') tracker.track('contact_view', { page: data.page.id });
+
+    const onScroll = createScrollTracker(tracker);
+    window.addEventListener('scroll', () => onScroll(scrollPercent(window.scrollY, window.innerHeight, document.documentElement.scrollHeight)), { passive: true });
+    watchHighEngagement(tracker, window);
+    watchTimeOnPage(tracker);
+    watchExitIntent(tracker);
+    window.addEventListener('error', (e) => tracker.track('exception', { description: String(e.message).slice(0, 150), fatal: false }));
+
+    // Below-the-fold sentinel: a performance-loaded flag once visible (content deferred 50 px early).
+    const sentinel = document.querySelector('[data-sentinel]');
+    if (sentinel && 'IntersectionObserver' in window) {
+      const io = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((en) => en.isIntersecting)) {
+            document.documentElement.dataset.performanceLoaded = 'true';
+            io.disconnect();
+          }
+        },
+        { rootMargin: '50px' },
+      );
+      io.observe(sentinel);
+    }
+
+    if (consent === 'granted') start();
+    initConsentBanner(consent, (choice) => {
+      consent = choice;
+      local.set(k.consent, choice);
+      if (choice === 'granted') start();
+      else {
+        tracker.stop();
+        for (const key of [k.attribution, k.returning]) local.remove(key);
+        session.remove(k.fromStealth);
+        session.remove(k.pending);
+      }
+    });
+    registerServiceWorker();
   });
-  registerServiceWorker();
 }
 
 document.documentElement.classList.add('js');

@@ -40,6 +40,14 @@ async function newContext(opts: { width?: number } = {}): Promise<{ context: Bro
   return { context, external };
 }
 
+/**
+ * The client script sets the page up in two steps, the second after the first paint
+ * (client/main.ts): wait for a frame and a task, which runs after that second step.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -62,6 +70,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/`);
+    await settled(page);
     const toggle = page.locator('summary.menu-toggle');
     const expanded = () => toggle.getAttribute('aria-expanded');
     expect(await expanded()).toBe('false');
@@ -83,6 +92,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext({ width: 1280 });
     const page = await context.newPage();
     await page.goto(`${base}/`);
+    await settled(page);
     const g = page.locator('[data-carousel="gallery-lifestyle"]');
     const counter = g.locator('[data-counter]');
     const visible = async () => g.locator('[data-slide]:not([hidden])').getAttribute('data-slide');
@@ -116,6 +126,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
       if (r.resourceType() === 'image') images.push(new URL(r.url()).pathname);
     });
     await page.goto(`${base}/`, { waitUntil: 'load' });
+    await settled(page);
     const loading = (id: string) => page.locator(`[data-carousel="${id}"] [data-slide] img`).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).loading));
     const slideFile = (id: string, n: number) =>
       page.locator(`[data-carousel="${id}"] [data-slide="${n}"] img`).evaluate((i) => new URL((i as HTMLImageElement).currentSrc || (i as HTMLImageElement).src, location.href).pathname);
@@ -135,6 +146,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/`);
+    await settled(page);
     const opener = page.locator('[data-dialog-open="health-dialog"]');
     await opener.click();
     const dialog = page.locator('#health-dialog');
@@ -157,12 +169,15 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext({ width: 1280 });
     const page = await context.newPage();
     await page.goto(`${base}/rates`);
+    await settled(page);
     await page.locator('.header-tools-desktop a[data-lang="es"]').click();
     await page.waitForURL(`${base}/es/rates`);
     expect(await page.evaluate(() => localStorage.getItem('aurelia.lang'))).toBe('es');
     await page.goto(`${base}/`);
+    await settled(page);
     await page.waitForURL(`${base}/es`);
     await page.goto(`${base}/contact`);
+    await settled(page);
     expect(page.url()).toBe(`${base}/contact`);
     await context.close();
   });
@@ -171,6 +186,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/es/booking`);
+    await settled(page);
     await page.locator('form[data-booking] button[type="submit"]').click();
     const name = page.locator('#booking-name');
     expect(await name.getAttribute('aria-invalid')).toBe('true');
@@ -203,6 +219,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
       if (r.url().startsWith(base) && r.method() !== 'GET') own.push(r.url());
     });
     await page.goto(`${base}/booking?utm_source=eros&utm_medium=listing`);
+    await settled(page);
     await page.locator('#booking-name').fill('Carlos');
     await page.locator('#booking-phone').fill('+34 612 345 678');
     await page.locator('#booking-date').fill('2099-06-01');
@@ -249,6 +266,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/madrid-vip-escort`);
+    await settled(page);
     const [popup] = await Promise.all([context.waitForEvent('page'), page.locator('a[data-whatsapp]').first().click()]);
     await popup.waitForURL(/wa\.me/);
     const text = decodeURIComponent(popup.url().split('text=')[1]!);
@@ -288,10 +306,12 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/about`);
+    await settled(page);
     await page.locator('[data-consent] button[data-consent-choice="accept"]').click();
     expect(await page.evaluate(() => localStorage.getItem('aurelia.returning'))).toBe('true');
     await page.goto(`${base}/s/therichest?utm_source=therichest&x=1#top`);
     await page.waitForURL(`${base}/about?utm_source=therichest&x=1#top`);
+    await settled(page);
     // The next page view reads the flag and clears it.
     expect(await page.evaluate(() => sessionStorage.getItem('from_stealth'))).toBeNull();
     const attribution = await page.evaluate(() => JSON.parse(localStorage.getItem('aurelia.attribution') ?? 'null'));
@@ -311,6 +331,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/es/rates`);
+    await settled(page);
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -339,6 +360,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     for (const f of files) {
       if (f.startsWith('s/')) continue;
       await page.goto(`${base}/${f === 'index.html' ? '' : f.replace(/\.html$/, '')}`);
+      await settled(page);
     }
     expect(errors).toEqual([]);
     await context.close();
@@ -375,6 +397,7 @@ describe.skipIf(!hasChrome)('[R-PRIV-2][R-JS-11] consent mode off with an analyt
     // from_stealth was read, then cleared: the next page view does not carry it.
     expect(await page.evaluate(() => sessionStorage.getItem('from_stealth'))).toBeNull();
     await page.goto(`${base}/rates`);
+    await settled(page);
     await page.waitForFunction(() => Array.isArray(window.plausible?.q));
     const next = await page.evaluate(() => (window.plausible!.q as [string, { props: Record<string, unknown> }][]).find((a) => a[0] === 'pageview')![1].props);
     expect(next.from_stealth).toBe(false);
@@ -396,6 +419,7 @@ describe.skipIf(!hasChrome)('[R-PRIV-1] consent mode on with an analytics provid
     const { context, external } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/rates?utm_source=slixa`);
+    await settled(page);
     await page.mouse.wheel(0, 2000);
     await page.waitForTimeout(300);
     expect(external).toEqual([]);
@@ -420,6 +444,7 @@ describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/es/blog`);
+    await settled(page);
     const visible = () => page.locator('.post-card:visible').count();
     expect(await visible()).toBe(4);
     await page.locator('.filters a[data-filter="culture"]').click();
@@ -432,6 +457,7 @@ describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
     expect(await page.locator('h1').innerText()).not.toBe(categoryTitle);
     // The real category page shows the same heading.
     await page.goto(`${base}/es/blog/category/culture`);
+    await settled(page);
     expect(await page.locator('h1').innerText()).toBe(categoryTitle);
     await context.close();
   });
