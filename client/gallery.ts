@@ -53,7 +53,7 @@ export function initCarousel(root: HTMLElement, counterText: (n: number, total: 
   // The next two slides are fetched once the carousel comes near the screen, not at start-up:
   // there they were 4 image downloads on the home page (2 for the hidden featured carousel) and
   // image selection work in the script's first task (Lighthouse mobile, home pages: TBT median
-  // 49 ms before, 30 ms after, 8 page runs each); a carousel that is never shown never needs them.
+  // 49 ms before, 30 ms after, over 8 page medians of 3 runs each); a carousel that is never shown never needs them.
   if ('IntersectionObserver' in window) {
     const io = new IntersectionObserver(
       (entries) => {
