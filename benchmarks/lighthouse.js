@@ -25,12 +25,20 @@ const reportsDir = arg('--reports') ? path.resolve(arg('--reports')) : undefined
 const runs = Math.max(1, Number.parseInt(arg('--runs') ?? '3', 10) || 1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Pages audited with Lighthouse: the home page in every language, a city, a post, booking, rates. */
-const PAGES = arg('--pages')?.split(',').filter(Boolean) ?? ['/', '/es', '/ru', '/el', '/madrid-vip-escort', '/blog/monaco-grand-prix', '/booking', '/rates'];
+/**
+ * Pages audited with Lighthouse: the home page in every language and one page of every other type
+ * (about, rates, booking, contact, city, upcoming city, service, journal, category, post).
+ */
+const PAGES = arg('--pages')?.split(',').filter(Boolean) ?? ['/', '/es', '/ru', '/el', '/about', '/rates', '/booking', '/contact', '/madrid-vip-escort', '/athens-vip-companion', '/services/dinner-date', '/blog', '/blog/category/lifestyle', '/blog/monaco-grand-prix'];
 
-/** Targets: a category score below its minimum, or a metric at or above its maximum, fails. */
+/**
+ * Targets: a category score below its minimum, or a metric above its maximum, fails.
+ * R-VIS-8 (measured here, not asserted in tests): on every page type the median of the runs
+ * reaches LCP <= 1.0 s and TBT <= 50 ms, and no single run exceeds 100 ms TBT.
+ */
 const MIN_SCORE = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 };
-const MAX_METRIC = { lcp: 1800, cls: 0.02, tbt: 50 };
+const MAX_METRIC = { lcp: 1000, cls: 0.02, tbt: 50 };
+const MAX_SINGLE_RUN_TBT = 100;
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -122,8 +130,10 @@ try {
     const metric = (id) => median(lhrs.map(({ lhr }) => lhr.audits[id]?.numericValue ?? Number.NaN));
     const m = { lcp: metric('largest-contentful-paint'), cls: metric('cumulative-layout-shift'), tbt: metric('total-blocking-time') };
     rows.push({ page, scores, m });
+    const worstTbt = Math.max(...lhrs.map(({ lhr }) => lhr.audits['total-blocking-time']?.numericValue ?? 0));
+    if (worstTbt > MAX_SINGLE_RUN_TBT) failures.push(`${page}: a single run's TBT ${Math.round(worstTbt)} ms > ${MAX_SINGLE_RUN_TBT} ms (R-VIS-8)`);
     for (const [c, min] of Object.entries(MIN_SCORE)) if (!(scores[c] >= min)) failures.push(`${page}: ${c} ${scores[c]} < ${min}`);
-    for (const [k, max] of Object.entries(MAX_METRIC)) if (!(m[k] < max)) failures.push(`${page}: ${k.toUpperCase()} ${k === 'cls' ? m[k].toFixed(3) : Math.round(m[k]) + ' ms'} >= ${k === 'cls' ? max : max + ' ms'}`);
+    for (const [k, max] of Object.entries(MAX_METRIC)) if (!(m[k] <= max)) failures.push(`${page}: ${k.toUpperCase()} ${k === 'cls' ? m[k].toFixed(3) : Math.round(m[k]) + ' ms'} > ${k === 'cls' ? max : max + ' ms'}`);
     // The audits that cost points in the median-performance run, so a failure says what to fix.
     const { lhr, report } = [...lhrs].sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))[Math.floor(lhrs.length / 2)];
     if (reportsDir) {
@@ -178,7 +188,7 @@ for (const r of rows) {
   const s = r.scores;
   console.log(`${r.page.padEnd(26)} ${fmt.score(s.performance)} ${fmt.score(s.accessibility)} ${fmt.score(s['best-practices'])} ${fmt.score(s.seo)} ${fmt.lcp(r.m.lcp)} ${fmt.cls(r.m.cls)} ${fmt.tbt(r.m.tbt)}`);
 }
-console.log(`targets: perf >= ${MIN_SCORE.performance}, a11y/bp/seo = 1, LCP < ${MAX_METRIC.lcp / 1000} s, CLS < ${MAX_METRIC.cls}, TBT < ${MAX_METRIC.tbt} ms`);
+console.log(`targets: perf >= ${MIN_SCORE.performance}, a11y/bp/seo = 1, LCP <= ${MAX_METRIC.lcp / 1000} s, CLS < ${MAX_METRIC.cls}, TBT <= ${MAX_METRIC.tbt} ms`);
 if (details.length) console.log(`\naudits below full score:\n  ${details.join('\n  ')}`);
 console.log(`\nlinks: ${checked.length} checked, ${skipped} external skipped, broken: ${broken.length}`);
 for (const l of broken) {

@@ -108,7 +108,7 @@ const hugoVersion = (() => {
   const r = spawnSync(hugoBin, ['version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
 })();
-const eleventyDir = path.join(root, 'node_modules/@11ty/eleventy');
+const eleventyDir = path.join(root, 'benchmarks/node_modules/@11ty/eleventy');
 const eleventyVersion = existsSync(eleventyDir) ? JSON.parse(readFileSync(path.join(eleventyDir, 'package.json'), 'utf8')).version : undefined;
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? '?';
 /** The project's build code as bin/site.js sees it (paths, sizes, times): builds are compared per version. */

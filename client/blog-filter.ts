@@ -7,6 +7,7 @@ export function initBlogFilter(): void {
   const nav = document.querySelector<HTMLElement>('nav.filters[data-inplace]');
   const cards = [...document.querySelectorAll<HTMLElement>('.post-card[data-category]')];
   const heading = document.querySelector<HTMLElement>('main h1');
+  const intro = document.querySelector<HTMLElement>('main .page-intro .lead');
   if (!nav || cards.length === 0 || !heading) return;
   const links = [...nav.querySelectorAll<HTMLAnchorElement>('a[data-filter]')];
   const empty = document.querySelector<HTMLElement>('[data-blog-empty]');
@@ -22,6 +23,7 @@ export function initBlogFilter(): void {
       if (current) {
         a.setAttribute('aria-current', 'page');
         heading.textContent = a.dataset.title ?? heading.textContent;
+        if (intro && a.dataset.intro) intro.textContent = a.dataset.intro;
         document.title = a.dataset.documentTitle ?? document.title;
       } else a.removeAttribute('aria-current');
     }

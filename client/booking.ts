@@ -48,7 +48,21 @@ export function initBooking(deps: BookingDeps): void {
   const status = form.querySelector<HTMLElement>('[data-form-status]')!;
   const spinner = form.querySelector<HTMLElement>('[data-spinner]');
   const dateInput = form.elements.namedItem('date') as HTMLInputElement | null;
-  if (dateInput) dateInput.min = zonedToday(Date.now(), data.booking.timezone);
+  const citySelect = form.elements.namedItem('city') as HTMLSelectElement | null;
+  const zoneLine = form.querySelector<HTMLElement>('[data-zone-text]');
+  // The city the visitor came from (city pages link with ?city=<id>); else the preselected one.
+  const wanted = new URLSearchParams(window.location.search).get('city');
+  if (citySelect && wanted && [...citySelect.options].some((o) => o.value === wanted)) citySelect.value = wanted;
+  const chosen = () => citySelect?.selectedOptions[0];
+  const timezone = () => chosen()?.dataset.timezone || data.booking.timezone;
+  // The form states the chosen city's zone, and the date field starts at that city's today.
+  const showZone = () => {
+    if (zoneLine && chosen()?.dataset.zoneLine) zoneLine.textContent = chosen()!.dataset.zoneLine!;
+    form.dataset.timezone = timezone();
+    if (dateInput) dateInput.min = zonedToday(Date.now(), timezone());
+  };
+  showZone();
+  citySelect?.addEventListener('change', showZone);
   form.hidden = false;
 
   const setError = (name: string, key: string | undefined) => {
@@ -74,7 +88,7 @@ export function initBooking(deps: BookingDeps): void {
       const el = form.elements.namedItem(k) as HTMLInputElement | null;
       if (el) values[k] = el.value;
     }
-    const errors = validateBooking(values, Date.now(), data.booking);
+    const errors = validateBooking(values, Date.now(), { ...data.booking, timezone: timezone() });
     for (const k of FIELD_ORDER) setError(k, errors[k]);
     const first = FIELD_ORDER.find((k) => errors[k]);
     if (first) {
@@ -84,7 +98,7 @@ export function initBooking(deps: BookingDeps): void {
       return;
     }
     status.hidden = true;
-    const text = buildMessage({ templates: data.messages, variant: deps.variant(), city: data.page.city, fields: values, reference: deps.reference() });
+    const text = buildMessage({ templates: data.messages, variant: deps.variant(), city: citySelect?.value || data.page.city, fields: values, reference: deps.reference() });
     deps.onSubmit();
     if (spinner) spinner.hidden = false;
     form.setAttribute('aria-busy', 'true');

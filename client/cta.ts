@@ -1,5 +1,6 @@
-/** The floating call-to-action card: the chosen variant's texts, urgency badge, valued-customer line. */
+/** The call to action (card and phone bar): the chosen variant's texts, urgency badge, valued-customer line, dismissal. */
 import type { ClientData } from '../src/render/client-data.ts';
+import type { Store } from './storage.ts';
 
 export const URGENCY_AFTER = 45_000;
 export const VALUED_AFTER = 120_000;
@@ -17,7 +18,7 @@ export function applyVariant(data: ClientData, id: string): void {
   set('[data-cta-icon]', v.icon);
   set('[data-cta-primary]', v.primary);
   set('[data-cta-secondary]', v.secondary);
-  set('[data-cta-urgency]', v.urgency);
+  for (const el of document.querySelectorAll<HTMLElement>('[data-cta-urgency]')) el.textContent = v.urgency;
   card.style.setProperty('--cta-accent', v.color);
 }
 
@@ -34,7 +35,39 @@ export function watchEngagement(target: Pick<Window, 'addEventListener' | 'remov
   setTimer(onValued, VALUED_AFTER);
 }
 
+/** Show a line in the card and in the bar; in the compact bar the valued line replaces the urgency one. */
 export function showCtaLine(sel: '[data-cta-urgency]' | '[data-cta-valued]'): void {
-  const el = document.querySelector<HTMLElement>(`[data-cta] ${sel}`);
-  if (el) el.hidden = false;
+  for (const el of document.querySelectorAll<HTMLElement>(`[data-cta] ${sel}, [data-cta-bar] ${sel}`)) el.hidden = false;
+  if (sel === '[data-cta-valued]') for (const el of document.querySelectorAll<HTMLElement>('[data-cta-bar] [data-cta-urgency]')) el.hidden = true;
+  barHeight();
+}
+
+/** The bar's height as a CSS variable: the page reserves that much below its content and for scrolling to anchors. */
+function barHeight(): void {
+  const bar = document.querySelector<HTMLElement>('[data-cta-bar]');
+  if (bar) document.documentElement.style.setProperty('--cta-bar-h', `${bar.offsetHeight}px`);
+}
+
+/**
+ * Hide the card and the bar for the rest of the browser session once dismissed. The flag is
+ * interface state the visitor asked for, kept in sessionStorage only (no consent needed, gone with
+ * the session). Called before the first paint, so a dismissed card never flashes.
+ */
+export function initCtaDismiss(store: Store, key: string): void {
+  const parts = document.querySelectorAll<HTMLElement>('[data-cta], [data-cta-bar]');
+  if (!parts.length) return;
+  const hide = () => {
+    for (const el of parts) el.hidden = true;
+  };
+  if (store.get(key) === '1') return hide();
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-cta-dismiss]')) {
+    button.addEventListener('click', () => {
+      store.set(key, '1');
+      hide();
+      document.getElementById('main')?.focus({ preventScroll: true });
+    });
+  }
+  // Measured after the first paint, not before it (a forced layout would delay it).
+  requestAnimationFrame(() => setTimeout(barHeight, 0));
+  window.addEventListener('resize', barHeight, { passive: true });
 }

@@ -24,7 +24,7 @@ function showOverlay(message: string): void {
     });
     document.body.appendChild(box);
   }
-  box.textContent = `Build failed: the last good pages are still served. Fix the error and save.\n\n${message}`;
+  box.textContent = `Build failed. Fix the error and save: this page reloads by itself.\n\n${message}`;
 }
 
 const events = new EventSource('/__site/events');

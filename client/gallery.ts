@@ -1,4 +1,4 @@
-/** Carousels: one slide at a time, arrows and thumbnails, wrap-around, counter, keys, preloading. */
+/** Carousels: one slide at a time, arrows, thumbnails and swipe, wrap-around, counter, keys, preloading. */
 
 /** Index after moving `delta` from `index` in a list of `total`, wrapping both ways. */
 export function wrapIndex(index: number, delta: number, total: number): number {
@@ -43,6 +43,21 @@ export function initCarousel(root: HTMLElement, counterText: (n: number, total: 
       show(k);
     }),
   );
+  // Swipe on phones: a mostly horizontal move of 40 px or more between pointer down and up.
+  // `touch-action: pan-y` on the slides (site.css) leaves vertical scrolling to the browser.
+  const stage = root.querySelector<HTMLElement>('.carousel-slides');
+  let start: { x: number; y: number; id: number } | undefined;
+  stage?.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'mouse') start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+  });
+  stage?.addEventListener('pointercancel', () => (start = undefined));
+  stage?.addEventListener('pointerup', (e) => {
+    if (!start || e.pointerId !== start.id) return;
+    const dx = e.clientX - start.x;
+    const dy = e.clientY - start.y;
+    start = undefined;
+    if (Math.abs(dx) >= 40 && Math.abs(dx) > Math.abs(dy)) show(wrapIndex(current, dx < 0 ? 1 : -1, total));
+  });
   root.tabIndex = 0;
   root.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {

@@ -8,4 +8,8 @@ export const keys = (prefix: string) => ({
   /** Session storage. */
   fromStealth: 'from_stealth',
   pending: `${prefix}.pending`,
+  /** Session storage: whether this browser session is a 'new' or a 'return' visit (set with consent). */
+  visit: `${prefix}.visit`,
+  /** Session storage: the call to action was dismissed (interface state, no consent needed). */
+  ctaDismissed: `${prefix}.ctaDismissed`,
 });

@@ -1,14 +1,14 @@
 /** Language choice: saved when the visitor switches; only the root home honours it on return. */
 import type { Store } from './storage.ts';
 
-/** Where the root home should send a returning visitor, or undefined to stay. */
-export function savedLanguageTarget(path: string, saved: string | null, languages: readonly string[], defaultLanguage: string): string | undefined {
-  if (path !== '/' || !saved || saved === defaultLanguage || !languages.includes(saved)) return undefined;
-  return `/${saved}`;
+/** Where the root home (`${base}/`) should send a returning visitor, or undefined to stay. */
+export function savedLanguageTarget(path: string, saved: string | null, languages: readonly string[], defaultLanguage: string, base = ''): string | undefined {
+  if (path !== `${base}/` || !saved || saved === defaultLanguage || !languages.includes(saved)) return undefined;
+  return `${base}/${saved}`;
 }
 
-export function initLanguage(store: Store, key: string, languages: readonly string[], defaultLanguage: string): void {
-  const target = savedLanguageTarget(location.pathname, store.get(key), languages, defaultLanguage);
+export function initLanguage(store: Store, key: string, languages: readonly string[], defaultLanguage: string, base = ''): void {
+  const target = savedLanguageTarget(location.pathname, store.get(key), languages, defaultLanguage, base);
   if (target) {
     location.replace(target + location.search + location.hash);
     return;

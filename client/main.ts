@@ -14,7 +14,7 @@ import { initLanguage } from './language.ts';
 import { initConsentBanner, readConsent, type ConsentState } from './consent.ts';
 import { currentTouch, parseAttribution, reference, updateAttribution, type Attribution } from './attribution.ts';
 import { chooseVariant } from './variant.ts';
-import { applyVariant, showCtaLine, watchEngagement } from './cta.ts';
+import { applyVariant, initCtaDismiss, showCtaLine, watchEngagement } from './cta.ts';
 import { buildMessage, whatsappUrl } from './message.ts';
 import { initBooking, openWhatsApp } from './booking.ts';
 import { createTracker, providerSink } from './analytics.ts';
@@ -51,7 +51,7 @@ function run(data: ClientData): void {
   const k = storageKeys(data.storageKey);
   // Before the first paint: the saved-language redirect and the call-to-action variant, both
   // visible at once.
-  initLanguage(local, k.lang, data.languages, data.defaultLanguage);
+  initLanguage(local, k.lang, data.languages, data.defaultLanguage, data.base);
   const tracker = createTracker();
   let consent: ConsentState = readConsent(data.consentMode, local, k.consent);
   const url = new URL(location.href);
@@ -64,7 +64,11 @@ function run(data: ClientData): void {
     if (attribution) local.set(k.attribution, JSON.stringify(attribution));
     else local.remove(k.attribution);
   };
-  const returning = consent === 'granted' && local.get(k.returning) === 'true';
+  // A return visit is one whose earlier visit was in an earlier browser session (decisions.md):
+  // the session remembers what its first page found, so its later pages never count the flag
+  // that this same session stored.
+  const visit = session.get(k.visit);
+  const returning = consent === 'granted' && (visit ? visit === 'return' : local.get(k.returning) === 'true');
   if (consent === 'granted') remember();
   const utmSource = touch?.source ?? attribution?.last.source;
   const variant = chooseVariant({
@@ -76,6 +80,7 @@ function run(data: ClientData): void {
   });
   applyVariant(data, variant);
   document.documentElement.dataset.variant = variant;
+  initCtaDismiss(session, k.ctaDismissed);
 
   // After the first paint: everything that only reacts to the visitor or reports.
   afterFirstPaint(() => {
@@ -111,6 +116,7 @@ function run(data: ClientData): void {
     const pending = session.get(k.pending);
     const start = () => {
       if (!attribution) remember();
+      if (!session.get(k.visit)) session.set(k.visit, returning ? 'return' : 'new');
       local.set(k.returning, 'true');
       session.remove(k.fromStealth);
       session.remove(k.pending);
@@ -171,9 +177,10 @@ function run(data: ClientData): void {
         for (const key of [k.attribution, k.returning]) local.remove(key);
         session.remove(k.fromStealth);
         session.remove(k.pending);
+        session.remove(k.visit);
       }
     });
-    registerServiceWorker();
+    registerServiceWorker(data.base);
   });
 }
 

@@ -30,8 +30,11 @@ sw.addEventListener('activate', (event) => {
   );
 });
 
+/** The site's base path with a trailing slash ('/' at the root, '/site/' for a project site): the worker's scope. */
+const SCOPE = new URL(sw.registration.scope).pathname;
+
 function offlinePage(pathname: string): string {
-  const prefix = pathname.split('/')[1] ?? '';
+  const prefix = pathname.startsWith(SCOPE) ? (pathname.slice(SCOPE.length).split('/')[0] ?? '') : '';
   return __OFFLINE__[prefix] ?? __OFFLINE__['']!;
 }
 
@@ -39,7 +42,7 @@ sw.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== sw.location.origin) return;
-  if (url.pathname.startsWith('/assets/')) {
+  if (url.pathname.startsWith(`${SCOPE}assets/`)) {
     event.respondWith(
       caches.match(request).then(
         (hit) =>

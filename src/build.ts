@@ -11,17 +11,24 @@ import { checkContent } from './content/checks.ts';
 import type { Site } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
-import { processImages, type ImageStats, type ProcessedImages } from './assets/images.ts';
+import { processImages, usedKey, type ImageStats, type ProcessedImages } from './assets/images.ts';
+import { checkPostRefs } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
-import type { Assets } from './render/context.ts';
-import { DiskWriter, type Writer } from './output/writer.ts';
+import { renderRoute } from './render/page.ts';
+import type { Assets, ImageAsset } from './render/context.ts';
+import { basePathOf, withBase } from './routes/paths.ts';
+import { DiskWriter, IncrementalWriter, type Writer } from './output/writer.ts';
 import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
-import { headersFile, redirectsFile } from './output/hosting.ts';
-import { nginxFiles } from './output/nginx.ts';
+import { hostRules } from './output/hosts/rules.ts';
+import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
+import { hostFolder, writeHostFolder } from './output/host-folder.ts';
+import { faviconIco } from './assets/favicon.ts';
 import { manifestFile } from './output/manifest.ts';
+import { pauseAsync } from './output/publish.ts';
+import { startProgress, type Progress } from './progress.ts';
 
 export interface BuildStats {
   /** kind → language → count. */
@@ -60,6 +67,8 @@ export interface BuildOptions {
   workerEntry?: URL;
   /** Which routes to render, decided once the site is loaded (watch: what a change affects); default all. */
   plan?: (site: Site, routes: RouteTable) => ((route: Route) => boolean) | undefined;
+  /** Called as each route starts rendering on this thread (watch reports it to its watchdog). */
+  onRoute?: (route: Route) => void;
 }
 
 export interface BuildResult {
@@ -108,7 +117,8 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // Nothing changed since the last good build of this folder: carry its files over (hard links),
   // render nothing. Only one-shot builds to disk do this; watch keeps its own state.
   const record = !cache && writer instanceof DiskWriter ? { key: await inputKey(config), last: await readRecord(config) } : undefined;
-  if (record?.last && writer instanceof DiskWriter && record.last.key === record.key && (await outputIntact(config, record.last))) {
+  // The host files beside the output count too: a build whose `<out>.host/` is gone is rebuilt.
+  if (record?.last && writer instanceof DiskWriter && record.last.key === record.key && existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, record.last))) {
     const last = record.last;
     await writer.carry(config.outDir, last.files);
     await writer.commit();
@@ -143,10 +153,11 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // load (the markdown helper gets each post's body as it is read)
   const helper = state.helper;
-  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)) }, diags);
+  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(diags) }, diags);
   helper?.flush();
   if (!site) return fail('load');
   lap('load');
+  await pauseAsync('loaded');
 
   // check
   checkContent(site, diags);
@@ -161,6 +172,8 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // route
   const routes = buildRoutes(site, diags);
+  // Images and links inside posts: checked against the routes, their images encoded with the rest.
+  const used = new Set([...galleryFiles(site), ...checkPostRefs(site, routes, config.contentDir, diags)]);
   if (diags.hasErrors()) return fail('route');
   lap('check+route');
 
@@ -174,7 +187,12 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     state.helper = undefined;
   }
 
-  // templates and assets
+  // templates and assets (a cold image cache takes a while: progress on the terminal or every few seconds)
+  let imageProgress: Progress | undefined;
+  const imagesProgress = (done: number, total: number) => {
+    imageProgress ??= startProgress('images', total, { quiet: config.quiet || Boolean(cache) });
+    imageProgress.update(done);
+  };
   let templates: TemplateModule;
   let bundled: Awaited<ReturnType<typeof bundleAssets>>;
   let images: Awaited<ReturnType<typeof processImages>>;
@@ -182,7 +200,9 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     [templates, bundled, images] = await Promise.all([
       compiling.templates,
       compiling.bundled,
-      cache?.images ?? processImages(config.contentDir, { cacheDir: config.cacheDir, copy: new Set([ICON, TOUCH_ICON]), social: site.gallery.socialImage.file }),
+      cache?.images && cache.images.usedKey === usedKey(used)
+        ? cache.images
+        : processImages(config.contentDir, { cacheDir: config.cacheDir, icons: new Set([ICON, TOUCH_ICON]), social: site.gallery.socialImage.file, used, progress: imagesProgress }),
     ]);
     if (cache) Object.assign(cache, { templates, bundled, images });
   } catch (err) {
@@ -193,21 +213,25 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     if (!templates.pages[r.template])
       diags.error({ code: 'template', file: r.origin, field: 'template', message: `no template "${r.template}"; templates/index.tsx exports: ${Object.keys(templates.pages).sort().join(', ')}` });
   }
+  imageProgress?.end();
   if (diags.hasErrors()) return fail('templates');
-  checkImageSizes(site, images, diags);
-  if (diags.hasErrors()) return fail('images');
+  for (const rel of images.unused)
+    diags.warn({ code: 'unused-image', file: `images/${rel}`, message: 'no page uses this image (gallery.yaml or a post): it is not encoded or published; remove it or use it' });
   lap('templates+assets');
 
+  // Asset URLs under the base path (a GitHub Pages project site serves the output at /site/).
+  const base = basePathOf(site.config.baseUrl);
+  const at = (p: string) => withBase(base, p);
   const assets: Assets = {
     cssText: bundled.cssText,
     styleHash: bundled.styleHash,
-    noscriptCss: bundled.noscriptCss,
-    js: bundled.js,
-    forward: bundled.forward,
-    icon: images.get(ICON).src,
-    touchIcon: images.get(TOUCH_ICON).src,
-    manifest: '/manifest.webmanifest',
-    image: images.get,
+    noscriptCss: at(bundled.noscriptCss),
+    js: at(bundled.js),
+    forward: at(bundled.forward),
+    icon: at(images.get(ICON).src),
+    touchIcon: at(images.get(TOUCH_ICON).src),
+    manifest: at('/manifest.webmanifest'),
+    image: base ? underBase(images.get, at) : images.get,
   };
 
   // render and write: every thread claims chunks of routes from one counter (render/parallel.ts)
@@ -218,7 +242,8 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   const tally = createTally();
   const tallies = [tally];
   if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, images.table(), templates, writer, config, counter);
-  await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally, { helper: state.helper }), writer, tally);
+  const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(cache) });
+  await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally, { helper: state.helper }), writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {
       diags.error({ code: 'render', message: err.message });
@@ -234,56 +259,89 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   for (const t of tallies) {
     for (const [kind, byLang] of Object.entries(t.pages)) for (const [lang, n] of Object.entries(byLang)) (pages[kind] ??= {})[lang] = (pages[kind]?.[lang] ?? 0) + n;
     for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
-    for (const e of t.errors) diags.add(e);
   }
+  for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, keys] of missing) {
     diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by templates but missing in ${lang} (the key is shown instead): ${[...keys].sort().slice(0, 10).join(', ')}` });
   }
+  pageProgress.end();
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
+  await pauseAsync('rendered');
 
-  const offline = Object.fromEntries(routes.routes.filter((r) => r.kind === 'offline').map((r) => [r.lang === site.defaultLanguage ? '' : r.lang, r.path]));
+  const offlineRoutes = routes.routes.filter((r) => r.kind === 'offline');
+  const offline = Object.fromEntries(offlineRoutes.map((r) => [r.lang === site.defaultLanguage ? '' : r.lang, at(r.path)]));
   const precache = [assets.js, assets.icon, ...Object.values(offline)];
-  const sw = await bundleServiceWorker(config.clientDir, precache, offline);
-  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), redirectsFile(site, routes), headersFile(site, [assets.styleHash]), ...nginxFiles(site, routes, [assets.styleHash]), manifestFile(site, assets), sw])
-    await writer.write(f.file, f.content);
+  // The offline pages are cached under fixed names: their bytes (rendering is pure, so these are the
+  // bytes written) go into the worker's version, or a changed phone number would never reach the cache.
+  const offlineEnv = renderEnv(site, routes, assets, templates, createTally());
+  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineRoutes.map((r) => renderRoute(r, offlineEnv)));
+  // host: the chosen host's files (flag, then site.yaml, then the default), from the route table
+  let host: ReturnType<typeof hostFiles>;
+  try {
+    host = hostFiles(config.host ?? site.config.deploy?.host ?? DEFAULT_HOST, hostRules(site, routes, [assets.styleHash]), config.outDir);
+  } catch (err) {
+    diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
+    return fail('host');
+  }
+  const favicon = { file: 'favicon.ico', content: await faviconIco(path.join(config.contentDir, 'images', ICON), config.cacheDir) };
+  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), ...host.web, favicon, manifestFile(site, assets), sw]) await writer.write(f.file, f.content);
 
   if (config.strict && diags.warnings.length) return fail('strict');
   await writer.commit();
+  // After the web root is published: the files no host may serve go beside it.
+  if (writer instanceof DiskWriter || writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
   lap('swap');
   const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
   if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
   return { site, routes, diagnostics: diags.items, stats };
 }
 
-/** Icons under content/images, copied as they are (hashed); every other image is converted. */
+/**
+ * The route stage's reference checks (redirect targets and loops, landing-page targets, duplicate
+ * paths) on a site whose other files have errors, so one run reports both. A partial site may trip
+ * the route builder over a reference the load stage already reported: that adds nothing new.
+ */
+function routeReferences(diags: Diagnostics): (partial: Site) => void {
+  return (partial) => {
+    try {
+      buildRoutes(partial, diags);
+    } catch {
+      // an id the load stage already reported as unknown (canonical, parent)
+    }
+  };
+}
+
+/**
+ * Render errors once each: one data or template problem fails every page that shows it, so the
+ * same message from many routes becomes one error naming the first route and how many more.
+ */
+function onceEach(errors: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const e of errors) (groups.get(`${e.code}\0${e.message}`) ?? groups.set(`${e.code}\0${e.message}`, []).get(`${e.code}\0${e.message}`)!).push(e);
+  return [...groups.values()].map(([first, ...more]) => (more.length ? { ...first!, message: `${first!.message} (and on ${more.length} more route${more.length > 1 ? 's' : ''})` } : first!));
+}
+
+/** An image lookup whose URLs (src and every srcset entry) carry the base path. */
+function underBase(get: (file: string) => ImageAsset, at: (p: string) => string): (file: string) => ImageAsset {
+  const memo = new Map<string, ImageAsset>();
+  return (file) => {
+    let hit = memo.get(file);
+    if (!hit) {
+      const img = get(file);
+      const srcset = (s: string) => s.split(/,\s*/).map((entry) => (entry.startsWith('/') ? at(entry) : entry)).join(', ');
+      memo.set(file, (hit = { ...img, src: at(img.src), sources: img.sources.map((s) => ({ ...s, srcset: srcset(s.srcset) })) }));
+    }
+    return hit;
+  };
+}
+
+/** Icons under content/images, re-encoded in their own format (hashed); every other image is converted. */
 const ICON = 'icon.svg';
 const TOUCH_ICON = 'touch-icon.png';
 
-/** gallery.yaml's width/height (used by JSON-LD) must be the size the image is served at. */
-function checkImageSizes(site: Site, images: ProcessedImages, diags: Diagnostics): void {
+/** Images some page shows: the gallery's, the portraits, the social image (posts add theirs). */
+function galleryFiles(site: Site): string[] {
   const g = site.gallery;
-  for (const [kind, list] of [['images', g.images], ['featured', g.featured], ['portraits', g.portraits], ['socialImage', [g.socialImage]]] as const) {
-    list.forEach((img, i) => {
-      const real = images.info(img.file);
-      if (!real) return;
-      for (const dim of ['width', 'height'] as const) {
-        if (img[dim] === real[dim]) continue;
-        const at = kind === 'socialImage' ? [kind, dim] : [kind, i, dim];
-        const how =
-          kind === 'socialImage'
-            ? 'the social image is served cropped to 1200x630'
-            : real.width === real.sourceWidth && real.height === real.sourceHeight
-              ? `the file is ${real.sourceWidth}x${real.sourceHeight}`
-              : `the file is ${real.sourceWidth}x${real.sourceHeight}, served fitted inside 1920x1080 as ${real.width}x${real.height}`;
-        diags.error({
-          code: 'image-size',
-          file: 'data/gallery.yaml',
-          ...site.locate('data/gallery.yaml', at),
-          field: at.join('.'),
-          message: `${dim} of images/${img.file} is ${img[dim]}, expected ${real[dim]} (${how})`,
-        });
-      }
-    });
-  }
+  return [...g.images, ...g.featured, ...g.portraits, g.socialImage].map((img) => img.file);
 }

@@ -8,6 +8,13 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
 import { runWorkerRole } from './render/parallel.ts';
 import type { BuildConfig } from './config.ts';
+import { abortUnpublished, DiskWriter } from './output/writer.ts';
+import { readRecord } from './output/carry.ts';
+import { inspectOutput, removeLeftovers, restoreInterrupted } from './output/publish.ts';
+import { readFileSync } from 'node:fs';
+import { projectRoot } from './project.ts';
+import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
+import { ContentFileError } from './commands/content-files.ts';
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -49,24 +56,76 @@ function printErrors(stage: string, diagnostics: Diagnostic[]): void {
 
 async function runBuild(opts: CliOptions): Promise<number> {
   const config = resolveConfig(opts);
+  // Refused output folders throw OutputRefused (exit 2) here, before anything is written.
+  const last = await readRecord(config);
+  restoreInterrupted(config.outDir);
+  inspectOutput(config.outDir, last?.files);
+  removeLeftovers(config.outDir);
+  const writer = new DiskWriter(config.outDir, { known: last?.files });
+  // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output.
+  const stop = (signal: NodeJS.Signals) => {
+    abortUnpublished();
+    console.error(`\nsite build: stopped by ${signal}; the previous output is untouched.`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     // From the CLI bundle (bin/site.js), large builds render on every core with it as the worker entry.
     const workerEntry = import.meta.url.endsWith('.mjs') ? new URL(import.meta.url) : undefined;
-    const result = await build(config, undefined, { workerEntry });
+    const result = await build(config, writer, { workerEntry });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir));
     return 0;
   } catch (err) {
+    await writer.abort();
     if (err instanceof BuildError) {
       printErrors(err.stage, err.diagnostics);
+      return 1;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+async function runCheck(opts: CliOptions): Promise<number> {
+  const config = resolveConfig(opts);
+  const { check } = await import('./commands/check.ts');
+  try {
+    const result = await check(config);
+    const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+    const pages = Object.values(result.stats.pages).reduce((n, byLang) => n + Object.values(byLang).reduce((a, b) => a + b, 0), 0);
+    console.log(`Checked ${config.contentDir}: ${pages} pages in ${result.stats.languages.length} languages would be built; nothing was written.`);
+    console.log(warnings.length ? `${warnings.length} warning(s)${config.strict ? '' : ' (--strict makes them errors)'}:` : 'No problems.');
+    for (const w of warnings) console.log(`  ${formatDiagnostic(w)}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof BuildError) {
+      console.error(`Check failed (${err.stage}): ${err.diagnostics.length} problem(s).\n`);
+      for (const d of err.diagnostics.slice(0, 50)) console.error(`${formatDiagnostic(d)}\n`);
+      if (err.diagnostics.length > 50) console.error(`… and ${err.diagnostics.length - 50} more.`);
       return 1;
     }
     throw err;
   }
 }
 
+/** The project's version (package.json), for `site --version`. */
+function version(): string {
+  return (JSON.parse(readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Print what a scaffolding command changed and what to do next. */
+function report(changed: string[], next: string[]): number {
+  for (const f of changed) console.log(`  wrote ${f}`);
+  for (const line of next) console.log(wrap(line));
+  return 0;
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${value}"`);
   return port;
 }
 
@@ -78,31 +137,50 @@ function untilStopped(): Promise<void> {
   });
 }
 
-async function runWatch(opts: CliOptions & { port: string }): Promise<number> {
-  const config = resolveConfig(opts);
+/** How long `watch` waits for a clean stop after Ctrl-C before exiting anyway. */
+const STOP_GRACE_MS = 700;
+
+async function runWatch(opts: CliOptions & { port: string; host: string }): Promise<number> {
+  // Listening from the start: Ctrl-C during the first build (or a render stuck in it) stops too.
+  const stopped = untilStopped();
+  const { devOutDir } = await import('./watch/devdir.ts');
+  // `--host` here is the address to serve on, not a deploy host (build's `--host netlify`).
+  const base = resolveConfig({ ...opts, host: undefined });
+  // Never the production output folder: drafts and half-edited pages must not reach a deploy.
+  const config = Object.freeze({ ...base, outDir: devOutDir(base) });
   const { startWatch } = await import('./watch/watcher.ts');
-  const handle = await startWatch(config, { workerEntry: new URL(import.meta.url), port: parsePort(opts.port), log: (line) => console.log(line) });
-  console.log(`Watching content/, templates/ and client/. Serving ${handle.url} (Ctrl-C to stop)`);
-  await untilStopped();
-  await handle.close();
+  const starting = startWatch(config, { workerEntry: new URL(import.meta.url), port: parsePort(opts.port), host: opts.host, log: (line) => console.log(line) });
+  const handle = await Promise.race([starting, stopped.then(() => undefined)]);
+  if (handle) {
+    console.log(`Watching content/, templates/ and client/. Serving ${handle.url} (Ctrl-C to stop)`);
+    console.log(`Pages are built into ${path.relative(process.cwd(), config.outDir)}/ (never into ${path.relative(process.cwd(), base.outDir) || '.'}/: use \`site build\` for that)`);
+    await stopped;
+  }
+  // A clean stop when it is quick; an exit within a second regardless (a stuck render, a slow socket).
+  setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  await (handle ?? (await starting.catch(() => undefined)))?.close();
   console.log('Stopped.');
   return 0;
 }
 
-async function runServe(opts: { out: string; port: string }): Promise<number> {
+async function runServe(opts: { out: string; port: string; host: string }): Promise<number> {
   const { existsSync } = await import('node:fs');
+  const port = parsePort(opts.port);
   const root = path.resolve(opts.out);
   if (!existsSync(path.join(root, 'index.html'))) {
     console.error(`site serve: ${root} has no index.html; run \`site build\` first`);
     return 1;
   }
   const { startDevServer } = await import('./server/dev.ts');
-  const server = await startDevServer({ root, port: parsePort(opts.port) });
+  const server = await startDevServer({ root, port, host: opts.host });
   console.log(`Serving ${path.relative(process.cwd(), root) || '.'}/ at ${server.url} (Ctrl-C to stop)`);
   await untilStopped();
   await server.close();
   return 0;
 }
+
+/** Help for `--host` of the local servers. */
+const HOST_HELP = 'address to listen on and answer to; a LAN address (such as 192.168.1.20) lets a phone on the same network open the site';
 
 /** The options naming what a build reads: content, templates and client folders. */
 function sources(command: Command): Command {
@@ -117,29 +195,35 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name('site')
     .description(
-      'Static site generator for the companion site: reads YAML and markdown from content/,\nrenders the React templates in templates/ and writes a complete static site to dist/.',
+      'Static site generator for the companion site: reads YAML and markdown from content/, renders the React templates in templates/ and writes a complete static site to dist/.',
     )
-    .showHelpAfterError()
+    .version(version(), '-V, --version', 'print the version and exit')
+    .helpOption('-h, --help', 'show help for a command')
+    .addHelpCommand('help [command]', 'show help for a command')
+    // Fixed at 80 columns, so help reads the same in a terminal, a pipe and the README.
+    .configureHelp({ helpWidth: 80 })
+    .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   let code = 0;
   sources(program.command('build'))
     .description('Build every page in every language into the output folder (replaced only if the build succeeds).')
     .option('-o, --out <dir>', 'output folder to write (swapped in atomically)', 'dist')
     .option('--base-url <url>', 'absolute site URL for canonicals and the sitemap (default: baseUrl in content/site.yaml)')
+    .option('--host <name>', 'host target whose files to write: static, cloudflare, netlify, vercel, nginx or s3 (default: deploy.host in content/site.yaml, else static)')
     .option('--strict', 'treat warnings (missing translations, stale or sample content) as errors', false)
     .option('--drafts', 'include draft posts and posts dated in the future', false)
     .option('-q, --quiet', 'print nothing on success', false)
-    .addHelpText('after', '\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --content ../other-site/content --out /tmp/preview\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.')
+    .addHelpText('after', wrap('\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --host netlify\n  npx site build --content ../other-site/content --out /tmp/preview\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.'))
     .action(async (opts: CliOptions) => {
       code = await runBuild(opts);
     });
   sources(program.command('watch'))
     .description('Build, serve on localhost with live reload, and rebuild what each edit affects. Ctrl-C stops it.')
-    .option('-o, --out <dir>', 'output folder to write and serve', 'dist')
     .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
+    .option('--host <address>', HOST_HELP, '127.0.0.1')
     .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include draft and future posts', false)
-    .action(async (opts: CliOptions & { port: string }) => {
+    .action(async (opts: CliOptions & { port: string; host: string }) => {
       code = await runWatch(opts);
     });
   program
@@ -147,15 +231,73 @@ export async function main(argv: string[]): Promise<number> {
     .description('Serve a built output folder on localhost with the production host rules (redirects, 404s, headers).')
     .option('-o, --out <dir>', 'output folder to serve', 'dist')
     .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
-    .action(async (opts: { out: string; port: string }) => {
+    .option('--host <address>', HOST_HELP, '127.0.0.1')
+    .action(async (opts: { out: string; port: string; host: string }) => {
       code = await runServe(opts);
+    });
+  sources(program.command('check'))
+    .description('Run every check of build (content, references, templates, images, pages) and write nothing. Exit code 0: the build would succeed; 1: it would fail.')
+    .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
+    .option('--strict', 'treat warnings as errors, as build --strict does', false)
+    .option('--drafts', 'include draft and future posts', false)
+    .action(async (opts: CliOptions) => {
+      code = await runCheck(opts);
+    });
+  const scaffold = program
+    .command('new')
+    .description('Start a post, a language or a city in the content folder from what is already there; never overwrites a file.');
+  const contentOption = (c: Command) => c.option('-c, --content <dir>', 'content folder to add to', 'content');
+  contentOption(scaffold.command('post <slug>'))
+    .description('Write blog/<slug>/<lang>.md as a draft: front matter with the schema\'s fields, today\'s date, the first category.')
+    .option('--langs <codes>', 'comma-separated languages to write (default: the default language)')
+    .option('--category <id>', 'category from data/blog.yaml (default: the first)')
+    .option('--title <text>', 'title (default: from the slug)')
+    .action(async (slug: string, opts: { content: string; langs?: string; category?: string; title?: string }) => {
+      const { newPost } = await import('./commands/new-post.ts');
+      const { buildDate } = await import('./config.ts');
+      const langs = opts.langs?.split(',').map((l) => l.trim()).filter(Boolean);
+      const files = newPost(path.resolve(opts.content), slug, { langs, category: opts.category, title: opts.title, today: buildDate() });
+      code = report(files, [`The post is a draft: write it, then set draft: false to publish it. Preview with: site build --drafts`]);
+    });
+  contentOption(scaffold.command('language <code>'))
+    .description('Write i18n/<code>.yaml with every text of the default language marked untranslated, and add the code to site.yaml languages.')
+    .action(async (langCode: string, opts: { content: string }) => {
+      const { newLanguage } = await import('./commands/new-language.ts');
+      const { files, untranslated } = newLanguage(path.resolve(opts.content), langCode);
+      code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. site check lists what is left; build --strict fails while any remains.`]);
+    });
+  contentOption(scaffold.command('city <id>'))
+    .description('Add a city: its entry in data/cities.yaml, its page in pages.yaml, its WhatsApp city line and its texts in every language (drafted from the first city, marked untranslated).')
+    .requiredOption('--timezone <zone>', 'IANA time zone, such as Europe/Madrid')
+    .option('--name <name>', 'name in the default language (default: from the id)')
+    .option('--path <path>', 'URL path of the city page (default: /<id>)')
+    .option('--status <status>', 'active or upcoming', 'active')
+    .action(async (id: string, opts: { content: string; timezone: string; name?: string; path?: string; status: 'active' | 'upcoming' }) => {
+      const { newCity } = await import('./commands/new-city.ts');
+      const files = newCity(path.resolve(opts.content), id, opts);
+      code = report(files, [`Write the city's texts (marked [untranslated]) and add its areas in data/cities.yaml; site check lists what is left.`]);
+    });
+  program
+    .command('schemas')
+    .description('Regenerate the JSON Schemas in schemas/ from the content schema, point every content YAML file at its schema (first line) and map them in .vscode/settings.json.')
+    .option('-c, --content <dir>', 'content folder whose files get the schema line', 'content')
+    .action(async (opts: { content: string }) => {
+      const { writeSchemas } = await import('./commands/schemas.ts');
+      const root = projectRoot();
+      const { written, linked } = writeSchemas({ projectRoot: root, schemasDir: path.join(root, 'schemas'), contentDir: path.resolve(opts.content) });
+      code = report(written.map((f) => (f.startsWith('.vscode') ? f : `schemas/${f}`)), [linked.length ? `Schema line added or updated in ${linked.length} content file(s).` : 'Every content file already names its schema.']);
     });
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
+    // Help and --version exit 0; every other commander error is a usage error.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : USAGE_EXIT;
+    if (err instanceof ContentFileError) {
+      console.error(`site: ${err.message}`);
+      return 1;
+    }
     console.error(`site: ${(err as Error).message}`);
-    return 2;
+    return err instanceof UsageError || !(err instanceof BuildError) ? USAGE_EXIT : 1;
   }
   return code;
 }

@@ -1,6 +1,8 @@
 /** Resolve command-line options into one frozen config shared by every command. */
 import path from 'node:path';
 import { cacheDir, projectRoot } from './project.ts';
+import { HOSTS, type HostName } from './output/hosts/types.ts';
+import { checkOutputPath } from './output/publish.ts';
 
 export interface BuildConfig {
   contentDir: string;
@@ -10,6 +12,8 @@ export interface BuildConfig {
   projectRoot: string;
   cacheDir: string;
   baseUrl?: string;
+  /** `--host`: the host target (wins over `deploy.host` in site.yaml). */
+  host?: HostName;
   strict: boolean;
   drafts: boolean;
   quiet: boolean;
@@ -33,6 +37,7 @@ export interface CliOptions {
   templates?: string;
   client?: string;
   baseUrl?: string;
+  host?: string;
   strict?: boolean;
   drafts?: boolean;
   quiet?: boolean;
@@ -44,19 +49,21 @@ export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfi
   const outDir = path.resolve(cwd, opts.out ?? 'dist');
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.baseUrl))
     throw new Error(`--base-url must be an absolute http(s) URL such as https://example.com, got "${opts.baseUrl}"`);
-  // The output folder is replaced wholesale: never let it be a folder that holds sources.
-  for (const precious of [contentDir, root, path.resolve(cwd, opts.templates ?? path.join(root, 'templates')), cwd]) {
-    if (precious === outDir || precious.startsWith(outDir + path.sep))
-      throw new Error(`--out ${outDir} would replace ${precious}: choose an output folder of its own, such as dist`);
-  }
+  if (opts.host !== undefined && !(HOSTS as readonly string[]).includes(opts.host))
+    throw new Error(`--host must be one of ${HOSTS.join(', ')}, got "${opts.host}"`);
+  const templatesDir = path.resolve(cwd, opts.templates ?? path.join(root, 'templates'));
+  const clientDir = path.resolve(cwd, opts.client ?? path.join(root, 'client'));
+  // The output folder is replaced wholesale: never a folder that holds or lies among the sources.
+  checkOutputPath(outDir, { projectRoot: root, contentDir, templatesDir, clientDir, cwd });
   return Object.freeze({
     contentDir,
     outDir,
-    templatesDir: path.resolve(cwd, opts.templates ?? path.join(root, 'templates')),
-    clientDir: path.resolve(cwd, opts.client ?? path.join(root, 'client')),
+    templatesDir,
+    clientDir,
     projectRoot: root,
     cacheDir: cacheDir(),
     baseUrl: opts.baseUrl,
+    host: opts.host as HostName | undefined,
     strict: Boolean(opts.strict),
     drafts: Boolean(opts.drafts),
     quiet: Boolean(opts.quiet),

@@ -53,27 +53,49 @@ export class BuildError extends Error {
   }
 }
 
-/** `file:line:col: severity [code] field: message` plus an optional code frame. */
-export function formatDiagnostic(d: Diagnostic): string {
-  let place = d.file ?? '';
-  if (d.file && d.line) place += `:${d.line}${d.column ? `:${d.column}` : ''}`;
-  const head = [place && `${place}:`, `${d.severity} [${d.code}]`, d.field && `${d.field}:`, d.message]
-    .filter(Boolean)
-    .join(' ');
-  return d.frame ? `${head}\n${d.frame}` : head;
+/**
+ * `text` with every control character (ESC, NUL, bell, C1 controls…) shown as an escape such as
+ * `\x1b`: content reaches the terminal only through diagnostics, and a hostile or binary file
+ * must not be able to move the cursor, clear the screen or retitle the window.
+ */
+export function printable(text: string, keepNewlines = false): string {
+  const re = keepNewlines ? /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g : /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/g;
+  return text.replace(re, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16)}`;
+  });
 }
 
-/** Two lines of context either side of `line` (1-based), with a marker on it. */
-export function codeFrame(source: string, line: number, column = 1): string {
+/** `file:line:col: severity [code] field: message` plus an optional code frame. */
+export function formatDiagnostic(d: Diagnostic): string {
+  let place = d.file ? printable(d.file) : '';
+  if (d.file && d.line) place += `:${d.line}${d.column ? `:${d.column}` : ''}`;
+  const head = [place && `${place}:`, `${d.severity} [${d.code}]`, d.field && `${printable(d.field)}:`, printable(d.message)]
+    .filter(Boolean)
+    .join(' ');
+  return d.frame ? `${head}\n${printable(d.frame, true)}` : head;
+}
+
+/** Longest source line a code frame shows (the rest is cut, so a minified line stays one line). */
+const FRAME_WIDTH = 160;
+
+/**
+ * Two lines of context either side of `line` (1-based in `source`), with a marker on it. `lineOffset`
+ * is the number of file lines before `source` (front matter starts on line 2), so the numbers shown
+ * are the file's, as in the `file:line` header.
+ */
+export function codeFrame(source: string, line: number, column = 1, lineOffset = 0): string {
   const lines = source.split(/\r?\n/);
   const from = Math.max(1, line - 2);
   const to = Math.min(lines.length, line + 2);
-  const width = String(to).length;
+  const width = String(to + lineOffset).length;
   const out: string[] = [];
   for (let n = from; n <= to; n++) {
     const mark = n === line ? '>' : ' ';
-    out.push(`  ${mark} ${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`);
-    if (n === line) out.push(`    ${' '.repeat(width)} | ${' '.repeat(Math.max(0, column - 1))}^`);
+    let text = lines[n - 1] ?? '';
+    if (text.length > FRAME_WIDTH) text = `${text.slice(0, FRAME_WIDTH)}…`;
+    out.push(`  ${mark} ${String(n + lineOffset).padStart(width)} | ${printable(text)}`);
+    if (n === line) out.push(`    ${' '.repeat(width)} | ${' '.repeat(Math.min(FRAME_WIDTH, Math.max(0, column - 1)))}^`);
   }
   return out.join('\n');
 }

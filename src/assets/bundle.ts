@@ -45,9 +45,15 @@ async function bundleOne(entry: string, options: BuildOptions, label: string): P
   }
 }
 
-/** The service worker, versioned by the build's assets: `/sw.js` at the root, never hashed. */
-export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>): Promise<OutputFile> {
-  const cache = `site-${contentHash(JSON.stringify([precache, offline]))}`;
+/**
+ * The service worker, `/sw.js` at the root, never hashed. Its cache version comes from the bytes of
+ * everything it caches: the hashed names stand for their own bytes, `cachedBytes` are the files cached
+ * under fixed names (the offline pages). Unrelated pages do not change it.
+ */
+export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>, cachedBytes: readonly Uint8Array[]): Promise<OutputFile> {
+  const version = createHash('sha256').update(JSON.stringify([precache, offline]));
+  for (const bytes of cachedBytes) version.update(contentHash(bytes));
+  const cache = `site-${version.digest('hex').slice(0, 10)}`;
   const code = await bundleOne(
     path.join(clientDir, 'sw.ts'),
     {

@@ -1,8 +1,10 @@
 /**
  * Stage "images": every photo-like file under `content/images` (SVG artwork included) becomes
  * AVIF and WebP in several widths plus one JPEG fallback, all under content-hashed names in
- * `assets/img/`; no source file is copied. Only the site icons (and files that are not images)
- * are copied as they are, hashed.
+ * `assets/img/`; no source file is copied. The site icons keep their format but are re-encoded
+ * too: the PNG through sharp, the SVG through SVGO (editor metadata, comments and absolute paths
+ * removed). Any other file under `content/images` (HEIC, RAW, text) is an error naming it: it
+ * would be shipped byte for byte, metadata included.
  *
  * Encoding is slow (AVIF above all), so every source's outputs are cached in
  * `<cacheDir>/images/<key>/`, the key being a hash of the source bytes, the options below and
@@ -16,6 +18,7 @@ import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { listFiles } from '../files.ts';
+import { requireCjs } from '../require.ts';
 import type { Sharp } from 'sharp';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
@@ -35,8 +38,11 @@ export const IMAGE_OPTIONS = Object.freeze({
 });
 /** Bump when the pipeline changes in a way the options above do not show. */
 const PIPELINE = 2;
-/** Files processed into AVIF/WebP/JPEG; anything else (icons excepted) is copied as it is. */
+/** Files processed into AVIF/WebP/JPEG; anything else (icons excepted) is an error. */
 const RASTER = /\.(?:svg|png|jpe?g|webp|avif|gif|tiff?)$/i;
+/** What an icon may still hold after SVGO, and must not: a path on the author's machine. */
+const ABSOLUTE_PATH = /file:\/\/|(?:^|[\s"'(=])\/(?:home|Users|root|tmp|var|mnt|media)\/|[A-Za-z]:\\/;
+const RASTER_NAMES = 'SVG, PNG, JPEG, WebP, AVIF, GIF and TIFF';
 /** Encodes at a time: the build machine has two cores (sharp also gets one libvips thread each). */
 const ENCODERS = 2;
 /** Cache entries not used for this long are removed. */
@@ -91,15 +97,23 @@ export interface ProcessedImages {
   table(): Record<string, ImageAsset>;
   /** Served and source size of a processed image (undefined for copied files such as icons). */
   info(file: string): ImageInfo | undefined;
+  /** Images left out because nothing uses them (paths under content/images), when `used` was given. */
+  unused: readonly string[];
+  /** The `used` option this result was made for (a build with other uses processes again). */
+  usedKey: string;
 }
 
 export interface ImageOptions {
   /** Build cache folder (`config.cacheDir`); entries go to its `images/` subfolder. */
   cacheDir: string;
-  /** Files (under content/images) copied as they are: the favicon and touch icon. */
-  copy: ReadonlySet<string>;
+  /** Files (under content/images) kept in their own format, re-encoded without metadata: the favicon and touch icon. */
+  icons: ReadonlySet<string>;
   /** The Open Graph image: cropped to 1200x630 so every network shows it whole. */
   social?: string;
+  /** Images some page shows (paths under content/images); any other is neither encoded nor shipped. */
+  used?: ReadonlySet<string>;
+  /** Called with how many of `total` images are done (read from the cache or encoded). */
+  progress?: (done: number, total: number) => void;
 }
 
 let sharpVersion: string | undefined;
@@ -201,6 +215,46 @@ async function encode(bytes: Buffer, social: boolean, run: ReturnType<typeof lim
   };
 }
 
+/** An SVG icon through SVGO: editor namespaces, metadata, comments and absolute paths removed. */
+function optimizeSvg(bytes: Buffer): Buffer {
+  const { optimize } = requireCjs('svgo') as typeof import('svgo');
+  const dropPaths = {
+    name: 'removeAbsolutePaths',
+    fn: () => ({
+      element: {
+        enter(node: { attributes: Record<string, string> }) {
+          for (const [name, value] of Object.entries(node.attributes)) if (ABSOLUTE_PATH.test(value)) delete node.attributes[name];
+        },
+      },
+    }),
+  };
+  const out = optimize(bytes.toString('utf8'), { multipass: true, plugins: ['preset-default', dropPaths] }).data;
+  if (ABSOLUTE_PATH.test(out)) throw new Error('still names a path on the author\'s machine after optimising (in its text?): remove it');
+  return Buffer.from(out);
+}
+
+/** A PNG icon re-encoded by sharp: upright pixels, no EXIF, text chunks or ICC profile. */
+async function reencodePng(bytes: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
+  return sharp(bytes).rotate().png({ compressionLevel: 9 }).toBuffer();
+}
+
+/** An icon's re-encoded bytes, from the cache (`<root>/<key>.<ext>`) or made now. */
+async function icon(rel: string, bytes: Buffer, cacheRoot: string, optionsKey: string, used: Set<string>): Promise<Buffer> {
+  const ext = path.extname(rel).toLowerCase();
+  if (ext !== '.svg' && ext !== '.png') throw new Error('an icon must be an SVG or a PNG file');
+  const name = `${createHash('sha256').update(optionsKey).update('icon').update(bytes).digest('hex').slice(0, 24)}${ext}`;
+  used.add(name);
+  const cached = await fs.readFile(path.join(cacheRoot, name)).catch(() => undefined);
+  if (cached) return cached;
+  const made = ext === '.svg' ? optimizeSvg(bytes) : await reencodePng(bytes);
+  const tmp = path.join(cacheRoot, `${name}.${process.pid}.tmp`);
+  await fs.mkdir(cacheRoot, { recursive: true });
+  await fs.writeFile(tmp, made);
+  await fs.rename(tmp, path.join(cacheRoot, name)).catch(() => fs.rm(tmp, { force: true }));
+  return made;
+}
+
 async function readEntry(dir: string): Promise<{ entry: Entry; blobs: Buffer[] } | undefined> {
   try {
     const entry = JSON.parse(await fs.readFile(path.join(dir, 'meta.json'), 'utf8')) as Entry;
@@ -257,11 +311,20 @@ async function tidyCache(root: string, used: ReadonlySet<string>): Promise<void>
   );
 }
 
+/** A key naming a `used` set, to tell whether a cached result was made for the same uses. */
+export function usedKey(used: ReadonlySet<string> | undefined): string {
+  return used ? [...used].sort().join('\n') : '*';
+}
+
 /** Process `content/images`: modern formats for every image, hashed copies of the icons. */
 export async function processImages(contentDir: string, options: ImageOptions): Promise<ProcessedImages> {
   const dir = path.join(contentDir, 'images');
   const cacheRoot = path.join(options.cacheDir, 'images');
-  const names = await listFiles(dir);
+  const all = await listFiles(dir);
+  const wanted = (rel: string) => !options.used || options.used.has(rel) || options.icons.has(rel);
+  // A file the pipeline cannot read is an error even when unused: it must not sit among the images.
+  const unreadable = all.filter((rel) => !options.icons.has(rel) && !RASTER.test(rel));
+  const names = all.filter((rel) => wanted(rel) && !unreadable.includes(rel));
   const run = limiter(ENCODERS);
   const files: OutputFile[] = [];
   const assets = new Map<string, ImageAsset>();
@@ -270,14 +333,26 @@ export async function processImages(contentDir: string, options: ImageOptions): 
   const used = new Set<string>();
   const errors: { rel: string; message: string }[] = [];
   const optionsKey = JSON.stringify({ PIPELINE, sharp: sharpVersionOf(), ...IMAGE_OPTIONS });
+  for (const rel of unreadable)
+    errors.push({ rel, message: `not an image the build can convert (it reads ${RASTER_NAMES}); it would be published as it is, metadata included. Convert it (for example to JPEG) or move it out of the images folder` });
 
+  let finished = 0;
+  const tick = () => options.progress?.(++finished, names.length);
   await Promise.all(
-    names.map(async (rel) => {
+    names
+      .map(async (rel) => {
       const bytes = await fs.readFile(path.join(dir, rel));
       const flat = rel.replace(/\//g, '-');
-      if (options.copy.has(rel) || !RASTER.test(rel)) {
-        const out = `assets/img/${hashedName(flat, contentHash(bytes))}`;
-        files.push({ file: out, content: bytes });
+      if (options.icons.has(rel)) {
+        let made: Buffer;
+        try {
+          made = await icon(rel, bytes, cacheRoot, optionsKey, used);
+        } catch (err) {
+          errors.push({ rel, message: (err as Error).message });
+          return;
+        }
+        const out = `assets/img/${hashedName(flat, contentHash(made))}`;
+        files.push({ file: out, content: made });
         assets.set(rel, { src: `/${out}`, width: 0, height: 0, sources: [] });
         return;
       }
@@ -321,12 +396,13 @@ export async function processImages(contentDir: string, options: ImageOptions): 
         sources: (['avif', 'webp'] as const).map((f) => ({ type: MIME[f], srcset: srcset(f) })),
       });
       infos.set(rel, { width: entry.width, height: entry.height, sourceWidth: entry.sourceWidth, sourceHeight: entry.sourceHeight });
-    }),
+      })
+      .map((done) => done.then(tick)),
   );
   if (errors.length)
     throw new BuildError(
       'images',
-      errors.map((e) => ({ severity: 'error', code: 'image', file: `images/${e.rel}`, message: `cannot process this image: ${e.message}` })),
+      errors.map((e) => ({ severity: 'error', code: 'image', file: `images/${e.rel}`, message: e.message.startsWith('not an image') ? e.message : `cannot process this image: ${e.message}` })),
     );
   await tidyCache(cacheRoot, used);
   files.sort((a, b) => a.file.localeCompare(b.file));
@@ -340,5 +416,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
     },
     table: () => Object.fromEntries(assets),
     info: (file) => infos.get(file),
+    unused: all.filter((rel) => !wanted(rel)),
+    usedKey: usedKey(options.used),
   };
 }

@@ -1,6 +1,7 @@
 /** Stage "check": content warnings the operator needs before visitors notice. */
 import type { Diagnostics } from '../diagnostics.ts';
 import type { Site } from './model.ts';
+import { UNTRANSLATED } from './untranslated.ts';
 
 /** Longest title search engines show in full (also html-validate's long-title limit). */
 export const TITLE_LIMIT = 70;
@@ -53,7 +54,7 @@ export function checkContent(site: Site, diags: Diagnostics): void {
       code: 'stale',
       file: 'data/health.yaml',
       field: 'lastUpdate',
-      message: `medical checks are every ${site.health.intervalMonths} months; the last update (${site.health.lastUpdate}) was due again on ${due}: update the date after the next check`,
+      message: `medical checks are every ${site.health.intervalMonths} months; the last update (${site.health.lastUpdate}) was due again on ${due} (the site no longer shows a next check date): update the date after the next check`,
     });
   }
   for (const city of site.cities) {
@@ -63,7 +64,7 @@ export function checkContent(site: Site, diags: Diagnostics): void {
           code: 'stale',
           file: 'data/cities.yaml',
           field: `${city.id}.timeline.${m.id}`,
-          message: `launch milestone "${m.id}" was due ${m.due}, before today (${site.today}): the page still announces it as upcoming`,
+          message: `launch milestone "${m.id}" was due ${m.due}, before today (${site.today}): the page leaves it out until the timeline is updated`,
         });
     }
   }
@@ -88,6 +89,8 @@ export function checkContent(site: Site, diags: Diagnostics): void {
 
   for (const [lang, keys] of missingTranslations(site))
     diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.length} key(s) missing in ${lang} (shown as the key): ${list(keys)}` });
+  for (const [lang, keys] of Object.entries(site.untranslated))
+    if (keys.length) diags.warn({ code: 'untranslated', file: `i18n/${lang}.yaml`, message: `${keys.length} untranslated key(s) in ${lang} (marked ${JSON.stringify(UNTRANSLATED.trim())}; the text after the mark is shown meanwhile): ${list([...keys])}` });
   for (const [slug, langs] of missingPosts(site))
     diags.warn({ code: 'missing-translation', file: `blog/${slug}`, message: `post not translated into ${langs.join(', ')}: not built in ${langs.length > 1 ? 'those languages' : 'that language'}` });
 

@@ -1,5 +1,5 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
-import { promises as fs, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { promises as fs, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
@@ -8,6 +8,11 @@ import type { Post, Site } from './model.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { validate } from './validate.ts';
 import { flattenTexts } from './texts.ts';
+import { checkReferences } from './references.ts';
+import { readContentText, readContentTextSync } from './read.ts';
+import { collectFacts, unavailableKinds } from './facts.ts';
+import { checkMessages } from './message-checks.ts';
+import { takeUntranslated } from './untranslated.ts';
 
 export interface LoadOptions {
   contentDir: string;
@@ -19,6 +24,12 @@ export interface LoadOptions {
   today: string;
   /** Parse results of the previous load (watch mode): unchanged files are not parsed again. */
   cache?: ParseCache;
+  /**
+   * Called when other files have errors but the site's routes can still be worked out (config,
+   * pages, blog, redirects, directories, cities loaded): the build checks references then, so one run
+   * reports them with the schema errors. `site` is partial: only those parts are set.
+   */
+  onRoutable?: (site: Site) => void;
   /** Called with every published post as it is loaded (the build hands bodies to its markdown helper). */
   onPost?: (post: Post) => void;
 }
@@ -36,7 +47,7 @@ function memo<T>(cache: ParseCache | undefined, rel: string, source: string, par
 }
 
 /** The data files and their schemas; each must exist. */
-const DATA_FILES = {
+export const DATA_FILES = {
   blog: ['data/blog.yaml', S.blogSchema],
   redirects: ['data/redirects.yaml', S.redirectsSchema],
   directories: ['data/directories.yaml', S.directoriesSchema],
@@ -57,18 +68,8 @@ const DATA_FILES = {
 type DataKey = keyof typeof DATA_FILES;
 type DataModel = { [K in DataKey]: z.output<(typeof DATA_FILES)[K][1]> };
 
-async function readText(contentDir: string, rel: string, diags: Diagnostics): Promise<string | undefined> {
-  try {
-    return await fs.readFile(path.join(contentDir, rel), 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    diags.error({
-      code: 'missing-file',
-      file: rel,
-      message: code === 'ENOENT' ? 'required content file is missing' : `cannot read file (${code})`,
-    });
-    return undefined;
-  }
+function readText(contentDir: string, rel: string, diags: Diagnostics): Promise<string | undefined> {
+  return readContentText(path.join(contentDir, rel), rel, diags);
 }
 
 async function loadYaml<Sc extends z.ZodType>(
@@ -118,6 +119,8 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
 
   const config = siteFile?.value;
   const texts: Record<string, Record<string, string>> = {};
+  const textFiles: Record<string, YamlFile> = {};
+  const untranslated: Record<string, string[]> = {};
   if (config) {
     const at = (field: string) => ({ file: 'site.yaml', ...siteFile.file.locate(field.split('.')), field });
     if (!config.languages.includes(config.defaultLanguage)) {
@@ -149,10 +152,13 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
         const source = await readText(contentDir, rel, diags);
         const file = source === undefined ? undefined : memo(opts.cache, rel, source, () => parseYaml(rel, source, diags));
         if (!file) return;
+        textFiles[lang] = file;
         texts[lang] = flattenTexts(file.data, (key, value) => {
           const pos = file.locate(key.split('.'));
           diags.error({ code: 'schema', file: rel, ...pos, field: key, message: `expected a text or a group of texts, found ${JSON.stringify(value)}` });
         });
+        checkLocale(file, texts[lang]['lang.locale'], diags);
+        untranslated[lang] = takeUntranslated(texts[lang]);
       }),
     );
     if (opts.baseUrl) config.baseUrl = opts.baseUrl;
@@ -161,7 +167,18 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
 
   const posts = config && model.blog ? await loadPosts(opts, config.languages, model.blog.categories, diags) : [];
   crossCheck(model, files, config, pagesFile?.value, pagesFile?.file, diags);
+  const byPath = new Map([...Object.values(files), pagesFile?.file].filter((f): f is YamlFile => !!f).map((f) => [f.file, f]));
+  checkReferences({ ...model, pages: pagesFile?.value, texts, files: byPath }, diags);
+  if (config) {
+    const sources = { rates: model.rates, booking: model.booking, health: model.health, tracking: model.tracking, contact: config.contact };
+    checkMessages({ texts, files: textFiles, defaultLanguage: config.defaultLanguage, facts: collectFacts(sources), unavailable: unavailableKinds(sources) }, diags);
+  }
 
+  if (diags.hasErrors() && config && pagesFile && model.blog && model.redirects && model.directories && model.cities && siteFile) {
+    const locate = (file: string, p: readonly PropertyKey[]) => (file === 'pages.yaml' ? pagesFile.file : Object.values(files).find((f) => f?.file === file))?.locate(p);
+    const { blog, redirects, directories, cities } = model;
+    opts.onRoutable?.({ config, languages: config.languages, defaultLanguage: config.defaultLanguage, pages: pagesFile.value, posts, blog, redirects, directories, cities, locate } as unknown as Site);
+  }
   if (diags.hasErrors() || !config || !pagesFile) return undefined;
   const located = new Map<string, YamlFile>([[siteFile.file.file, siteFile.file], [pagesFile.file.file, pagesFile.file]]);
   for (const f of Object.values(files)) if (f) located.set(f.file, f);
@@ -171,11 +188,30 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
     languages: config.languages,
     defaultLanguage: config.defaultLanguage,
     texts,
+    untranslated,
     pages: pagesFile.value,
     posts,
     today: opts.today,
     ...model,
   }) as Site;
+}
+
+/**
+ * `lang.locale` of a text table must be a locale tag Intl accepts: checked here, once, naming the
+ * file and line, instead of failing every page's number and date formatting at render.
+ */
+function checkLocale(file: YamlFile, locale: string | undefined, diags: Diagnostics): void {
+  const where = { file: file.file, ...file.locate(['lang', 'locale']), field: 'lang.locale' };
+  if (locale === undefined) {
+    diags.error({ code: 'locale', ...where, message: 'missing: each text table names its locale (lang.locale), such as en-GB or es-ES' });
+    return;
+  }
+  try {
+    Intl.getCanonicalLocales(locale);
+    new Intl.NumberFormat(locale);
+  } catch (err) {
+    diags.error({ code: 'locale', ...where, message: `"${locale}" is not a locale tag (${(err as Error).message}): write one such as en-GB or es-ES` });
+  }
 }
 
 /** Checks between files that no single schema can see. */
@@ -233,10 +269,6 @@ function crossCheck(
           diags.error({ code: 'reference', file: pagesFile.file, ...pagesFile.locate([i, key]), field: `[${i}].${key}`, message: `"${ref}" is not a page id` });
       }
     });
-    model.cities?.forEach((c, i) => {
-      if (!ids.has(c.page) && files.cities)
-        diags.error({ code: 'reference', file: 'data/cities.yaml', ...files.cities.locate([i, 'page']), field: `[${i}].page`, message: `"${c.page}" is not a page id in pages.yaml` });
-    });
   }
 }
 
@@ -282,7 +314,8 @@ async function loadPosts(
         diags.error({ code: 'language', file: rel, field: 'language', message: `unknown language code "${lang}" (site.yaml languages: ${languages.join(', ')})` });
         continue;
       }
-      const source = readFileSync(path.join(blogDir, slug, name), 'utf8');
+      const source = readContentTextSync(path.join(blogDir, slug, name), rel, diags);
+      if (source === undefined) continue;
       const post = memo(opts.cache, rel, source, () => parsePost(rel, source, diags));
       if (!post) continue;
       if (!categories.includes(post.category)) {
@@ -315,6 +348,7 @@ const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)^---[ \t]*\r?$\n?/my;
  * the front matter is not closed. Page workers use it to read the bodies of the posts they render.
  */
 export function splitFrontMatter(source: string): { matter: string; body: string } | undefined {
+  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1); // a BOM before the first ---
   FRONT_MATTER.lastIndex = 0;
   const m = FRONT_MATTER.exec(source);
   return m ? { matter: m[1]!, body: source.slice(m[0].length) } : undefined;

@@ -46,6 +46,8 @@ export interface Site {
   defaultLanguage: string;
   /** Flattened text tables per language (only the enabled languages). */
   texts: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Per language, the keys still marked untranslated (content/untranslated.ts); their text shows meanwhile. */
+  untranslated: Readonly<Record<string, readonly string[]>>;
   pages: readonly PageDef[];
   blog: BlogConfig;
   /** Published posts (drafts and scheduled posts only with --drafts), newest first. */

@@ -10,7 +10,18 @@ const z = { array, boolean, discriminatedUnion, email, enum: enumOf, literal, nu
 
 const id = z.string().regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'a lowercase id (letters, digits, - or _)');
 const langCode = z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/, 'a language code such as en, es or pt-BR');
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
+/** True for a day that exists (or text that is not YYYY-MM-DD at all): 2024-02-29 yes, 2025-02-30 and 2026-13-45 no. */
+export function isRealDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return true; // the pattern's own message covers it
+  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+/** The one date schema of every content file: the pattern, then a day that exists in the calendar. */
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
+  .refine(isRealDate, 'a day that exists in the calendar (YYYY-MM-DD)');
 const routePath = z
   .string()
   .regex(/^\/(?:(?:[a-z0-9][a-z0-9._-]*|\{[a-zA-Z]+\})(?:\/(?:[a-z0-9][a-z0-9._-]*|\{[a-zA-Z]+\}))*)?$/, 'a root-relative path in lowercase without trailing slash, like /rates');
@@ -51,6 +62,8 @@ export const siteSchema = z.strictObject({
   ]),
   /** Placeholder values shipped with the site: the build warns while a field still holds one. */
   samples: z.array(z.strictObject({ field: z.string().min(1), value: z.string() })).default([]),
+  /** Where the site is deployed: the host whose files the build writes (`site build --host` wins). */
+  deploy: z.strictObject({ host: z.enum(['static', 'cloudflare', 'netlify', 'vercel', 'nginx', 's3']) }).optional(),
 });
 
 /** `content/pages.yaml`: the site's fixed pages; each is built in every language. */
@@ -106,7 +119,15 @@ export const directoriesSchema = z.array(
 
 export const servicesSchema = z.strictObject({
   cards: z.array(
-    z.strictObject({ id, icon: z.string().min(1), price, duration: id, badge: id, page: id.optional() }),
+    z.strictObject({
+      id,
+      icon: z.string().min(1),
+      /** Rate tier id (data/rates.yaml): the card's price, duration and badge come from it. */
+      tier: id,
+      /** Badge shown instead of the tier's (badge.<id>). */
+      badge: id.optional(),
+      page: id.optional(),
+    }),
   ),
   included: z.array(id),
   requirements: z.array(id),
@@ -131,7 +152,8 @@ export const ratesSchema = z.strictObject({
 export const bookingSchema = z.strictObject({
   minAdvanceHours: z.number().positive(),
   confirmationMinutes: z.number().int().positive(),
-  durations: z.array(z.strictObject({ id, price: price.nullable() })).min(1),
+  /** Durations offered (labels: booking.duration.<id>); price and "on request" come from the rate tier. */
+  durations: z.array(z.strictObject({ id, tier: id })).min(1),
   locations: z.array(id).min(1),
 });
 
@@ -153,8 +175,6 @@ export const galleryImage = z.strictObject({
   id,
   category: id,
   file: z.string().regex(/^[a-z0-9/_-]+\.(?:jpe?g|png|webp|avif|svg)$/, 'an image file under content/images'),
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
 });
 
 export const gallerySchema = z.strictObject({
@@ -185,10 +205,11 @@ export const ctaSchema = z.strictObject({
   defaultVariant: id,
   /** Language of the WhatsApp message (its option labels come from this language's table). */
   messageLanguage: langCode,
-  /** WhatsApp message templates; `{city}` and `{value}` are filled by the client. */
+  /** WhatsApp message templates; `{city}` in an intro is the city line, `{value}` a field's value. */
   messages: z.strictObject({
     intro: z.record(id, z.string().min(1)),
-    city: z.record(id, z.string()),
+    /** The city line of a page about a city: `{city}` is the city's name (city.<id>.name) in the message language. */
+    cityLine: z.string().includes('{city}', { message: 'a text containing {city}' }),
     fields: z.record(id, z.string().min(1)),
     reference: z.string().min(1),
   }),
@@ -197,9 +218,12 @@ export const ctaSchema = z.strictObject({
 export const citiesSchema = z.array(
   z.strictObject({
     id,
-    page: id,
+    /** URL path of the city's page, built in every language (its page id is the city id). */
+    path: routePath,
     timezone: z.string().regex(/^[A-Za-z]+\/[A-Za-z_]+$/, 'an IANA time zone like Europe/Madrid'),
     status: z.enum(['active', 'upcoming']),
+    /** Gallery image id (data/gallery.yaml) shown on the city page. */
+    image: id.optional(),
     areas: z.array(id).default([]),
     /** Milestones of an upcoming city; a date in the past is a stale-content warning. */
     timeline: z.array(z.strictObject({ id, due: isoDate })).default([]),
@@ -219,6 +243,8 @@ export const businessSchema = z.strictObject({
   open247: z.boolean(),
   /** Rate tier ids offered in the markup; their prices come from rates.yaml, so they are on the rates page. */
   offers: z.array(id),
+  /** Page ids that carry the business markup (every city page carries it too). */
+  pages: z.array(id),
 });
 
 export const legalSchema = z.strictObject({
@@ -227,6 +253,24 @@ export const legalSchema = z.strictObject({
   address: z.string().min(1),
   email: z.email(),
   jurisdiction: z.string().min(1),
+  /** Supervisory authorities the privacy policy names (the visitor may complain to their own country's). */
+  authorities: z
+    .array(
+      z.strictObject({
+        /** ISO 3166-1 alpha-2 code; the page shows the country's name in the page's language. */
+        country: z.string().regex(/^[A-Z]{2}$/, 'an ISO country code like ES'),
+        name: z.string().min(1),
+        url,
+      }),
+    )
+    .min(1),
+  /** The EDPB's list of every EU/EEA authority, for visitors from countries not named above. */
+  authoritiesList: url,
+  /** Analytics processors by provider id (site.yaml analytics.provider), named when one is configured. */
+  processors: z.strictObject({
+    ga4: z.strictObject({ name: z.string().min(1), url }),
+    plausible: z.strictObject({ name: z.string().min(1), url }),
+  }),
 });
 
 export const trackingSchema = z.strictObject({

@@ -1,5 +1,8 @@
-/** Text tables: flattening, lookup with interpolation, and the missing-key record. */
+/** Text tables: flattening, lookup through ICU messages, and the missing-key record. */
 import type { TextTree } from './schema.ts';
+import type { Site } from './model.ts';
+import { collectFacts, type Fact } from './facts.ts';
+import { createMessages, type MessageArgs, type Messages } from './messages.ts';
 
 /** `{a: {b: 'x'}}` → `{'a.b': 'x'}`; non-string leaves are reported through `bad`. */
 export function flattenTexts(
@@ -22,29 +25,55 @@ export function flattenTexts(
   return out;
 }
 
-/** Replace `{name}` placeholders; unknown placeholders stay visible. */
+/** Replace `{name}` placeholders by plain string replacement (for texts that are not ICU messages). */
 export function interpolate(text: string, vars?: Record<string, string | number>): string {
   if (!vars) return text;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }
 
 /** A translate function for one language; a missing key shows the key itself (spec) and is recorded. */
-export type Translate = ((key: string, vars?: Record<string, string | number>) => string) & {
+export type Translate = ((key: string, vars?: MessageArgs) => string) & {
   has(key: string): boolean;
 };
 
+/**
+ * `t(key, args)` over one language's ICU messages. Pass the language's shared `Messages` (parsed
+ * once per build); without it the table is compiled for its own `lang.locale` with no facts.
+ */
 export function createTranslate(
   table: Readonly<Record<string, string>>,
   onMissing: (key: string) => void,
+  messages: Messages = createMessages(table, table['lang.locale'] ?? 'en', new Map(), 'EUR'),
 ): Translate {
   const t = ((key, vars) => {
-    const value = table[key];
-    if (value === undefined) {
+    const text = messages.format(key, vars);
+    if (text === undefined) {
       onMissing(key);
       return key;
     }
-    return interpolate(value, vars);
+    return text;
   }) as Translate;
-  t.has = (key) => table[key] !== undefined;
+  t.has = (key) => messages.has(key);
   return t;
+}
+
+/** The messages of `lang` for this site: locale from the table's `lang.locale`, facts from the data. */
+export function siteMessages(site: Site, lang: string): Messages {
+  let perSite = messagesCache.get(site);
+  if (!perSite) messagesCache.set(site, (perSite = new Map()));
+  let m = perSite.get(lang);
+  if (!m) {
+    const table = site.texts[lang] ?? {};
+    m = createMessages(table, table['lang.locale'] ?? lang, factsOf(site), site.business.currency);
+    perSite.set(lang, m);
+  }
+  return m;
+}
+
+// Keyed by the site object: one build (or one render worker) shares the parsed messages.
+const messagesCache = new WeakMap<Site, Map<string, Messages>>();
+
+/** The facts a site's texts may reference. */
+export function factsOf(site: Site): ReadonlyMap<string, Fact> {
+  return collectFacts({ rates: site.rates, booking: site.booking, health: site.health, tracking: site.tracking, contact: site.config.contact });
 }

@@ -62,7 +62,7 @@ export function validate<S extends z.ZodType>(
       column: pos.column,
       field,
       message,
-      frame: codeFrame(file.source, pos.line - file.lineOffset, pos.column),
+      frame: codeFrame(file.source, pos.line - file.lineOffset, pos.column, file.lineOffset),
     });
   }
   return undefined;

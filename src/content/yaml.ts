@@ -5,7 +5,7 @@
  * build pays for speed, and an error still gets its line and column.
  */
 import { load as fastLoad, CORE_SCHEMA } from 'js-yaml';
-import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
 
 type Position = { line: number; column: number };
@@ -23,6 +23,15 @@ export interface YamlFile {
   locateKey(path: readonly PropertyKey[], key: string): Position;
 }
 
+/**
+ * An anchor or alias (`&name`, `*name`) may be in the file. js-yaml expands aliases without any
+ * limit (a 1 KB chain of them grows to gigabytes), so such a file is read by the positioned parser,
+ * which caps the expansion; a false alarm (a `*` inside a quoted text) only costs a slower parse.
+ */
+const MAYBE_ALIAS = /(?:^|[\s[{,:-])[&*][^\s[\]{},]/m;
+/** Most nodes aliases may expand to in one file (the `yaml` library's measure): plenty for reuse. */
+export const MAX_ALIAS_COUNT = 100;
+
 function positioned(source: string) {
   const lineCounter = new LineCounter();
   const doc: Document = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -32,20 +41,46 @@ function positioned(source: string) {
 /** Parse `source`; YAML syntax errors are reported (file, line, column) and yield `undefined`. */
 export function parseYaml(file: string, source: string, diags: Diagnostics, lineOffset = 0): YamlFile | undefined {
   let data: unknown;
-  try {
-    data = fastLoad(source, { schema: CORE_SCHEMA, filename: file });
-  } catch (fastError) {
-    // Report with the positioned parser's messages; fall back to js-yaml's own if it disagrees.
-    const { doc, lineCounter } = positioned(source);
-    const errors = doc.errors.length
-      ? doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), message: e.message.split('\n')[0]! }))
-      : [{ pos: { line: ((fastError as { mark?: { line: number } }).mark?.line ?? 0) + 1, col: ((fastError as { mark?: { column: number } }).mark?.column ?? 0) + 1 }, message: (fastError as { reason?: string }).reason ?? String(fastError) }];
+  let parsed: ReturnType<typeof positioned> | undefined;
+  const report = (errors: { pos: { line: number; col: number }; message: string }[]) => {
     for (const { pos, message } of errors) {
-      diags.error({ code: 'yaml', file, line: pos.line + lineOffset, column: pos.col, message: `malformed YAML: ${message}`, frame: codeFrame(source, pos.line, pos.col) });
+      diags.error({ code: 'yaml', file, line: pos.line + lineOffset, column: pos.col, message: `malformed YAML: ${message}`, frame: codeFrame(source, pos.line, pos.col, lineOffset) });
     }
     return undefined;
+  };
+  if (MAYBE_ALIAS.test(source)) {
+    parsed = positioned(source);
+    const { doc, lineCounter } = parsed;
+    if (doc.errors.length) return report(doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), message: e.message.split('\n')[0]! })));
+    try {
+      data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      let first = 0;
+      visit(doc, { Alias: (_key, node) => ((first = node.range?.[0] ?? 0), visit.BREAK) });
+      const pos = lineCounter.linePos(first);
+      diags.error({
+        code: 'yaml-aliases',
+        file,
+        line: pos.line + lineOffset,
+        column: pos.col,
+        message: `YAML aliases (*name) here expand to too much data (${(err as Error).message.split('\n')[0]}): aliases may expand to at most ${MAX_ALIAS_COUNT} nodes per file; write the values out`,
+        frame: codeFrame(source, pos.line, pos.col, lineOffset),
+      });
+      return undefined;
+    }
+  } else {
+    try {
+      data = fastLoad(source, { schema: CORE_SCHEMA, filename: file });
+    } catch (fastError) {
+      // Report with the positioned parser's messages; fall back to js-yaml's own if it disagrees.
+      const { doc, lineCounter } = positioned(source);
+      return report(
+        doc.errors.length
+          ? doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), message: e.message.split('\n')[0]! }))
+          : [{ pos: { line: ((fastError as { mark?: { line: number } }).mark?.line ?? 0) + 1, col: ((fastError as { mark?: { column: number } }).mark?.column ?? 0) + 1 }, message: (fastError as { reason?: string }).reason ?? String(fastError) }],
+      );
+    }
   }
-  let parsed: ReturnType<typeof positioned> | undefined;
   const at = (offset: number): Position => {
     const pos = parsed!.lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, column: pos.col };

@@ -28,7 +28,7 @@ export interface BuildRecord {
  */
 export async function inputKey(config: BuildConfig): Promise<string> {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ baseUrl: config.baseUrl, strict: config.strict, drafts: config.drafts, today: config.today }));
+  hash.update(JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, today: config.today }));
   for (const [label, dir] of [
     ['content', config.contentDir],
     ['templates', config.templatesDir],

@@ -2,16 +2,19 @@
 import type { Site } from '../content/model.ts';
 import type { Assets } from '../render/context.ts';
 import type { OutputFile } from '../assets/bundle.ts';
+import { basePathOf, withBase } from '../routes/paths.ts';
+import { siteMessages } from '../content/texts.ts';
 
 export function manifestFile(site: Site, assets: Assets): OutputFile {
-  const texts = site.texts[site.defaultLanguage] ?? {};
+  // Through the formatter like every page: the description may reference facts (`{price:hour}`).
+  const messages = siteMessages(site, site.defaultLanguage);
   const manifest = {
     name: site.config.brand,
     short_name: site.config.brand,
-    description: texts['page.home.description'] ?? '',
+    description: messages.format('page.home.description') ?? '',
     lang: site.defaultLanguage,
-    start_url: '/',
-    scope: '/',
+    start_url: withBase(basePathOf(site.config.baseUrl), '/'),
+    scope: withBase(basePathOf(site.config.baseUrl), '/'),
     display: 'standalone',
     theme_color: site.config.colors.theme,
     background_color: site.config.colors.background,

@@ -34,6 +34,11 @@ export function sitemapFiles(site: Site, routes: RouteTable, limit = SITEMAP_LIM
   return files;
 }
 
+/**
+ * Crawlers may fetch every page: the `/s/` landing pages and redirect stubs carry `noindex`, which
+ * a crawler only reads if robots.txt lets it in (a disallowed URL linked from elsewhere can still
+ * be indexed, without its content).
+ */
 export function robotsTxt(site: Site): OutputFile {
-  return { file: 'robots.txt', content: `User-agent: *\nAllow: /\nDisallow: /s/\n\nSitemap: ${site.config.baseUrl}/sitemap.xml\n` };
+  return { file: 'robots.txt', content: `User-agent: *\nAllow: /\n\nSitemap: ${site.config.baseUrl}/sitemap.xml\n` };
 }

@@ -1,11 +1,12 @@
 /**
- * Stage "write": output goes to a staging folder beside the target and is swapped into place only
- * when the whole build succeeded, so a failed build leaves the last good `dist/` untouched.
+ * Stage "write": output goes to a new versioned folder beside the target and is published only
+ * when the whole build succeeded, so a failed or interrupted build leaves the last good `dist/`.
  */
-import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
+import { mkdirSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
+import { inspectOutput, newBuildDir, pausePoint, removeLeftovers, swapIn, writeMarker } from './publish.ts';
 
 /** Where rendered files go: the disk with an atomic swap (build) or in place by changes (watch). */
 export interface Writer {
@@ -18,7 +19,22 @@ export interface Writer {
   readonly bytes: number;
 }
 
-/** Writes into `<out>.staging-<pid>` and renames it to `<out>` on commit. */
+/** Writers with a staging folder not yet published (removed on SIGINT/SIGTERM). */
+const unpublished = new Set<DiskWriter>();
+
+/**
+ * Remove the staging folder of every unfinished build, synchronously (from a signal handler:
+ * the published output is never touched, a swap is never half done since it is synchronous).
+ */
+export function abortUnpublished(): void {
+  for (const w of unpublished) rmSync(w.staging, { recursive: true, force: true });
+  unpublished.clear();
+}
+
+/**
+ * Writes into a new versioned folder beside the output (`.dist.builds/<id>`) and, on commit,
+ * points the output path (a symlink) at it with one rename (output/publish.ts).
+ */
 export class DiskWriter implements Writer {
   files = 0;
   bytes = 0;
@@ -27,12 +43,21 @@ export class DiskWriter implements Writer {
   private readonly dirs = new Set<string>();
   private readonly written = new Set<string>();
 
+  /**
+   * @param outDir the output path (a symlink to the live build once published)
+   * @param opts.staging the folder of a build already started (page workers write into the main thread's)
+   * @param opts.known files the last build record lists for the output (recognises an earlier tool's folder)
+   */
   constructor(
     private readonly outDir: string,
-    staging?: string,
+    opts: { staging?: string; known?: readonly string[] } = {},
   ) {
-    this.staging = staging ?? `${outDir.replace(/[\\/]+$/, '')}.staging-${process.pid}-${Date.now()}`;
+    this.known = opts.known;
+    this.staging = opts.staging ?? newBuildDir(outDir);
+    if (!opts.staging) unpublished.add(this);
   }
+
+  private readonly known?: readonly string[];
 
   // Synchronous on purpose: a fresh file in the page cache is written in ~10 µs, while the promise
   // API's open/write/close round trips through the thread pool cost 2-3x the CPU (measured with
@@ -75,25 +100,19 @@ export class DiskWriter implements Writer {
   }
 
   async commit(): Promise<void> {
+    // Checked again at publish time: the folder may have changed while the build ran.
+    const state = inspectOutput(this.outDir, this.known);
     await fs.mkdir(this.staging, { recursive: true });
-    const old = `${this.outDir.replace(/[\\/]+$/, '')}.old-${process.pid}-${Date.now()}`;
-    let hadOld = true;
-    try {
-      await fs.rename(this.outDir, old);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      hadOld = false;
-    }
-    try {
-      await fs.rename(this.staging, this.outDir);
-    } catch (err) {
-      if (hadOld) await fs.rename(old, this.outDir); // put the last good build back
-      throw err;
-    }
-    if (hadOld) await fs.rm(old, { recursive: true, force: true });
+    pausePoint('before-swap');
+    writeMarker(this.outDir);
+    const previous = swapIn(this.outDir, this.staging, state);
+    unpublished.delete(this);
+    if (previous) await fs.rm(previous, { recursive: true, force: true });
+    removeLeftovers(this.outDir);
   }
 
   async abort(): Promise<void> {
+    unpublished.delete(this);
     await fs.rm(this.staging, { recursive: true, force: true });
   }
 }

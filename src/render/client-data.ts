@@ -3,8 +3,9 @@
  * Everything the browser needs comes from content: texts, message templates, sources, numbers.
  */
 import type { Site } from '../content/model.ts';
-import type { Translate } from '../content/texts.ts';
+import { siteMessages, type Translate } from '../content/texts.ts';
 import type { Route } from '../routes/table.ts';
+import { basePathOf } from '../routes/paths.ts';
 
 export interface ClientVariant {
   id: string;
@@ -16,6 +17,8 @@ export interface ClientVariant {
 }
 
 export interface ClientData {
+  /** The base path ('' at the root, '/site' for a GitHub Pages project site): the service worker and language redirect live under it. */
+  base: string;
   lang: string;
   defaultLanguage: string;
   languages: readonly string[];
@@ -27,9 +30,13 @@ export interface ClientData {
   whatsapp: string;
   phone: string;
   cta: { variants: ClientVariant[]; defaultVariant: string; directActionSources: readonly string[] };
-  /** Message templates and the booking options' labels, in the message language (cta.yaml). */
-  messages: Site['cta']['messages'] & { duration: Record<string, string>; location: Record<string, string> };
+  /**
+   * Message templates and the booking options' labels, in the message language (cta.yaml); `city`
+   * is each city's line (cta.yaml cityLine with the city's name), `general` the empty line.
+   */
+  messages: Omit<Site['cta']['messages'], 'cityLine'> & { city: Record<string, string>; duration: Record<string, string>; location: Record<string, string> };
   tracking: { directorySources: readonly string[]; referrers: Readonly<Record<string, string>>; attributionDays: number };
+  /** The 3-hour rule; `timezone` is the default city's (the form's chosen city overrides it). */
   booking: { minAdvanceHours: number; timezone: string };
   /** Validation and status texts in the page's language. */
   texts: Record<string, string>;
@@ -38,16 +45,29 @@ export interface ClientData {
 const CLIENT_TEXTS = ['required', 'invalidEmail', 'invalidPhone', 'tooSoon', 'invalidDate', 'summary', 'sending', 'blocked'] as const;
 
 /** The city a page is about (from its route), else "general". */
-export function cityOf(site: Site, route: Route): string {
-  const city = site.cities.find((c) => c.page === route.page?.id);
-  return city ? city.id : 'general';
+export function cityOf(route: Route): string {
+  return route.city?.id ?? 'general';
+}
+
+/** The city booked when the visitor did not choose: the first active city, else the first. */
+export function defaultCity(site: Site): Site['cities'][number] {
+  return site.cities.find((c) => c.status === 'active') ?? site.cities[0]!;
+}
+
+/** Each city's WhatsApp city line in the message language, plus `general` (no city). */
+export function cityLines(site: Site): Record<string, string> {
+  const table = site.texts[site.cta.messageLanguage] ?? {};
+  const lines: Record<string, string> = { general: '' };
+  for (const c of site.cities) lines[c.id] = site.cta.messages.cityLine.replace('{city}', table[`city.${c.id}.name`] ?? c.id);
+  return lines;
 }
 
 export function clientData(site: Site, route: Route, t: Translate): ClientData {
-  const table = site.texts[site.cta.messageLanguage] ?? site.texts[site.defaultLanguage] ?? {};
-  const label = (key: string) => table[key] ?? key;
-  const madrid = site.cities.find((c) => c.id === 'madrid') ?? site.cities[0]!;
+  // Labels for the WhatsApp message, in its language, through the same ICU formatter as every text.
+  const messages = siteMessages(site, site.texts[site.cta.messageLanguage] ? site.cta.messageLanguage : site.defaultLanguage);
+  const label = (key: string) => messages.format(key) ?? key;
   return {
+    base: basePathOf(site.config.baseUrl),
     lang: route.lang,
     defaultLanguage: site.defaultLanguage,
     languages: site.languages,
@@ -57,7 +77,7 @@ export function clientData(site: Site, route: Route, t: Translate): ClientData {
     page: {
       kind: route.kind,
       id: route.page?.id,
-      city: cityOf(site, route),
+      city: cityOf(route),
       ...(route.kind === 'landing' && route.source ? { landing: { source: route.source } } : {}),
     },
     whatsapp: site.config.contact.whatsapp.replace(/\D/g, ''),
@@ -75,12 +95,15 @@ export function clientData(site: Site, route: Route, t: Translate): ClientData {
       directActionSources: site.tracking.directActionSources,
     },
     messages: {
-      ...site.cta.messages,
+      intro: site.cta.messages.intro,
+      fields: site.cta.messages.fields,
+      reference: site.cta.messages.reference,
+      city: cityLines(site),
       duration: Object.fromEntries(site.booking.durations.map((d) => [d.id, label(`booking.duration.${d.id}`)])),
       location: Object.fromEntries(site.booking.locations.map((l) => [l, label(`booking.location.${l}`)])),
     },
     tracking: { directorySources: site.tracking.directorySources, referrers: site.tracking.referrers, attributionDays: site.tracking.attributionDays },
-    booking: { minAdvanceHours: site.booking.minAdvanceHours, timezone: madrid.timezone },
+    booking: { minAdvanceHours: site.booking.minAdvanceHours, timezone: defaultCity(site).timezone },
     texts: Object.fromEntries(CLIENT_TEXTS.map((k) => [k, t(`booking.error.${k}`, { hours: site.booking.minAdvanceHours, phone: site.config.contact.phone })])),
   };
 }

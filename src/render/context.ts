@@ -71,9 +71,11 @@ export interface PageContext {
   lang: string;
   t: Translate;
   routes: RouteTable;
-  /** Path of page `id` (pages.yaml) in this route's language. */
+  /** URL path of a site path (a route's path or target), under the base path of a GitHub Pages project site. */
+  url(path: string): string;
+  /** URL path of page `id` (pages.yaml) in this route's language. */
   link(id: string): string;
-  /** Path of the blog list, a category or a post in this route's language. */
+  /** URL path of the blog list, a category or a post in this route's language. */
   blogLink(what?: { category?: string; slug?: string }): string;
   assets: Assets;
   head: HeadData;

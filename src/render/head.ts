@@ -21,7 +21,7 @@ export function routeTitle(route: Route, t: Translate, routes: RouteTable): { ti
     case 'blog':
     case 'category': {
       const category = route.category ? t(`blog.category.${route.category}`) : '';
-      const base = route.kind === 'blog' ? { title: t('page.blog.title'), description: t('page.blog.description') } : { title: t('page.category.title', { category }), description: t('page.category.description', { category }) };
+      const base = route.kind === 'blog' ? { title: t('page.blog.title'), description: t('page.blog.description') } : { title: t('page.category.title', { category }), description: t(`blog.categoryDescription.${route.category}`) };
       const list = route.list;
       // Later pages of a list have titles of their own (one title per URL).
       return list && list.page > 1 ? { title: t('blog.pageTitle', { title: base.title, n: list.page, total: list.pages }), description: base.description } : base;
@@ -57,12 +57,13 @@ export function buildHead(
   t: Translate,
   routes: RouteTable,
   imageUrl: (file: string) => string,
+  imageSize: (file: string) => { width: number; height: number },
 ): HeadData {
   const { title, description } = routeTitle(route, t, routes);
   const base = site.config.baseUrl;
   const canonical = route.kind === 'not-found' || route.kind === 'offline' ? undefined : absoluteUrl(base, route.canonical ?? route.path);
   const robots =
-    route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'page' || route.kind === 'post' || route.kind === 'blog' || route.kind === 'category' ? undefined : 'noindex';
+    route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'category' && !route.indexable ? 'noindex' : route.kind === 'page' || route.kind === 'post' || route.kind === 'blog' || route.kind === 'category' ? undefined : 'noindex';
   const fullTitle = route.kind === 'landing' ? title : documentTitle(t, title, site.config.brand);
   return {
     title: fullTitle,
@@ -73,7 +74,7 @@ export function buildHead(
     ogType: route.kind === 'post' ? 'article' : 'website',
     ogImage: imageUrl(site.gallery.socialImage.file),
     ogLocale: t('lang.locale').replace('-', '_'),
-    jsonLd: canonical ? structuredData({ site, route, t, routes, title, description, canonical, imageUrl }) : [],
+    jsonLd: canonical ? structuredData({ site, route, t, routes, title, description, canonical, imageUrl, imageSize }) : [],
     forward:
       route.kind === 'redirect'
         ? { target: route.target!, delay: 0 }

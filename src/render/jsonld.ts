@@ -44,10 +44,10 @@ interface Input {
   description: string;
   canonical: string;
   imageUrl: (file: string) => string;
+  /** The served size of a content image (read from the file by the image stage). */
+  imageSize: (file: string) => { width: number; height: number };
 }
 
-/** Pages that present the business carry its description; the home page also the gallery and reviews. */
-const BUSINESS_PAGES = new Set(['home', 'about', 'contact', 'rates', 'madrid', 'athens', 'monaco']);
 
 /** Reviews are marked up only where they are shown: the home page's testimonials. */
 function business(input: Input, withReviews: boolean): object {
@@ -116,10 +116,14 @@ function gallery(input: Input): object {
       contentUrl: input.imageUrl(img.file),
       name: t(`gallery.image.${img.id}.title`),
       description: t(`gallery.image.${img.id}.description`),
-      width: img.width,
-      height: img.height,
+      ...sizeOf(input, img.file),
     })),
   };
+}
+
+function sizeOf(input: Input, file: string): { width: number; height: number } {
+  const { width, height } = input.imageSize(file);
+  return { width, height };
 }
 
 function breadcrumbs(input: Input): object | undefined {
@@ -164,7 +168,9 @@ export function structuredData(input: Input): object[] {
   if (!route.indexable) return [];
   const out: object[] = [];
   const pageId = route.page?.id;
-  if (pageId && BUSINESS_PAGES.has(pageId)) out.push(business(input, pageId === 'home'));
+  // Pages that present the business carry its description (business.yaml pages, every city page);
+  // the home page also the gallery and reviews.
+  if (pageId && (route.city || input.site.business.pages.includes(pageId))) out.push(business(input, pageId === 'home'));
   if (pageId === 'home') out.push(gallery(input));
   if (route.kind === 'post') out.push(blogPosting(input));
   const crumbs = breadcrumbs(input);

@@ -1,8 +1,8 @@
 /** Stage "render": (route, site) → HTML string. Pure: no file system, clock or globals. */
 import { randomBytes } from 'node:crypto';
 import type { Post, Site } from '../content/model.ts';
-import { createTranslate, interpolate, type Translate } from '../content/texts.ts';
-import { absoluteUrl, localize } from '../routes/paths.ts';
+import { createTranslate, siteMessages, type Translate } from '../content/texts.ts';
+import { basePathOf, localize, withBase } from '../routes/paths.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
@@ -41,7 +41,7 @@ function sharedClientData(route: Route, env: RenderEnv, t: Translate): ClientDat
   return data;
 }
 
-function formatFor(site: Site, lang: string, locale: string, quarterLabel: string): Format {
+function formatFor(site: Site, lang: string, locale: string, t: Translate): Format {
   let perSite = formatCache.get(site);
   if (!perSite) formatCache.set(site, (perSite = new Map()));
   const hit = perSite.get(lang);
@@ -59,7 +59,8 @@ function formatFor(site: Site, lang: string, locale: string, quarterLabel: strin
     },
     quarter: (iso) => {
       const [y, m] = iso.split('-').map(Number) as [number, number];
-      return interpolate(quarterLabel, { q: Math.ceil(m / 3), year: y });
+      // The year as text: a number argument would be grouped ("2,025").
+      return t('timeline.quarter', { q: Math.ceil(m / 3), year: String(y) });
     },
   };
   perSite.set(lang, format);
@@ -70,18 +71,24 @@ function formatFor(site: Site, lang: string, locale: string, quarterLabel: strin
 export function createContext(route: Route, env: RenderEnv): PageContext {
   const { site, routes, assets } = env;
   const lang = route.lang;
-  const t = createTranslate(site.texts[lang] ?? {}, (key) => env.onMissingText(lang, key));
-  const imageUrl = (file: string) => absoluteUrl(site.config.baseUrl, assets.image(file).src);
-  const head = buildHead(site, route, t, routes, imageUrl);
+  const t = createTranslate(site.texts[lang] ?? {}, (key) => env.onMissingText(lang, key), siteMessages(site, lang));
+  // Asset URLs already carry the base path: only the origin goes in front.
+  const origin = new URL(site.config.baseUrl).origin;
+  const imageUrl = (file: string) => `${origin}${assets.image(file).src}`;
+  const base = basePathOf(site.config.baseUrl);
+  const url = (p: string) => withBase(base, p);
+  const built = buildHead(site, route, t, routes, imageUrl, assets.image);
+  const head = built.forward ? { ...built, forward: { ...built.forward, target: url(built.forward.target) } } : built;
   const alternates = routes.alternates(route);
   const blogBase = site.blog.path;
   const languageLinks = site.languages.map((l) => ({
     lang: l,
     // The same page in that language where it exists, else that language's home.
-    href:
+    href: url(
       alternates.get(l) ??
-      samePage(route, l, env) ??
-      (route.kind === 'post' ? localize(blogBase, l, site.defaultLanguage) : routes.pagePath('home', l)),
+        samePage(route, l, env) ??
+        (route.kind === 'post' ? localize(blogBase, l, site.defaultLanguage) : routes.pagePath('home', l)),
+    ),
     name: site.texts[l]?.['lang.name'] ?? l,
     current: l === lang,
   }));
@@ -91,15 +98,17 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     lang,
     t,
     routes,
-    link: (id) => routes.pagePath(id, lang),
+    url,
+    link: (id) => url(routes.pagePath(id, lang)),
     blogLink: (what = {}) =>
-      localize(what.slug ? `${blogBase}/${what.slug}` : what.category ? `${blogBase}/category/${what.category}` : blogBase, lang, site.defaultLanguage),
+      url(localize(what.slug ? `${blogBase}/${what.slug}` : what.category ? `${blogBase}/category/${what.category}` : blogBase, lang, site.defaultLanguage)),
     assets,
     head,
-    format: formatFor(site, lang, t('lang.locale'), t('timeline.quarter')),
+    format: formatFor(site, lang, t('lang.locale'), t),
     languageLinks,
     clientData: sharedClientData(route, env, t),
-    postBody: (post) => env.postHtml(post),
+    // Root-relative links written in posts (`[booking](/booking)`) move under the base path too.
+    postBody: (post) => (base ? env.postHtml(post).replace(/(<a\s[^>]*?href=")\/(?!\/)/g, `$1${base}/`) : env.postHtml(post)),
     once: (key, render) =>
       piecesOf(env).marker(`${lang}\0${key}`, () => {
         const piece = render();

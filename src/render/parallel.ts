@@ -21,6 +21,7 @@ import { MessageChannel, parentPort, receiveMessageOnPort, Worker, workerData, t
 import type { Post, Site } from '../content/model.ts';
 import { splitFrontMatter } from '../content/load.ts';
 import { createMarkdown } from '../content/markdown.ts';
+import { finishPostHtml } from './post-refs.ts';
 import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
@@ -82,7 +83,8 @@ export function renderEnv(
     assets,
     templates,
     onMissingText: (lang, key) => (tally.missing.get(lang) ?? tally.missing.set(lang, new Set()).get(lang)!).add(key),
-    postHtml: (post) => helper?.take(post.file) ?? markdown(body(post)),
+    // Links and images are resolved here, not in the markdown helper: they need the routes and images.
+    postHtml: (post) => finishPostHtml(helper?.take(post.file) ?? markdown(body(post)), post, site, routes, assets.image),
   };
 }
 
@@ -90,14 +92,27 @@ export function renderEnv(
  * The loop every thread runs: claim the next chunk of `routes` from `counter`, render and write
  * each page, until none is left. A page that fails to render is an error naming its route.
  */
-export async function renderClaimed(routes: readonly Route[], counter: Int32Array, env: RenderEnv, writer: Writer, tally: RenderTally): Promise<void> {
+export async function renderClaimed(
+  routes: readonly Route[],
+  counter: Int32Array,
+  env: RenderEnv,
+  writer: Writer,
+  tally: RenderTally,
+  /** Told before each route renders (watch: its watchdog names a render that never ends). */
+  onRoute?: (route: Route) => void,
+  /** Told how many routes every thread has claimed so far (the progress line). */
+  report?: (claimed: number) => void,
+): Promise<void> {
   for (;;) {
     const start = Atomics.add(counter, 0, CHUNK);
+    // Routes claimed by every thread so far: the progress line (timers cannot fire in this loop).
+    report?.(start);
     if (start >= routes.length) return;
     const end = Math.min(start + CHUNK, routes.length);
     for (let i = start; i < end; i++) {
       const route = routes[i]!;
       let html: Uint8Array;
+      onRoute?.(route);
       try {
         html = renderRoute(route, env);
       } catch (err) {
@@ -235,7 +250,7 @@ export function runPageWorker(): void {
         },
       };
       const tally = createTally();
-      const writer = new DiskWriter(start.outDir, start.staging);
+      const writer = new DiskWriter(start.outDir, { staging: start.staging });
       const body = (post: Post) => splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body ?? '';
       const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body });
       await renderClaimed(routes.routes, new Int32Array(counter), env, writer, tally);

@@ -17,7 +17,18 @@ export function pathForFile(file: string): string {
   return `/${file.replace(/\.html$/, '')}`;
 }
 
-/** Absolute URL for a path on the site. */
+/** The path part of a base URL without a trailing slash: '' at the root, '/site' for https://example.github.io/site. */
+export function basePathOf(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, '');
+}
+
+/** A site path under the base path: ('/site', '/rates') → '/site/rates'; ('/site', '/') → '/site/'. */
+export function withBase(basePath: string, path: string): string {
+  if (!basePath) return path;
+  return path === '/' ? `${basePath}/` : `${basePath}${path}`;
+}
+
+/** Absolute URL for a path on the site (the base URL may carry a base path). */
 export function absoluteUrl(baseUrl: string, path: string): string {
   return path === '/' ? `${baseUrl}/` : `${baseUrl}${path}`;
 }

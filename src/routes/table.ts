@@ -4,7 +4,7 @@
  * hreflang are derived from this list, never listed twice.
  */
 import type { Diagnostics } from '../diagnostics.ts';
-import type { PageDef, Post, Site } from '../content/model.ts';
+import type { City, PageDef, Post, Site } from '../content/model.ts';
 import { fileForPath, localize } from './paths.ts';
 
 export type RouteKind = 'page' | 'post' | 'blog' | 'category' | 'not-found' | 'offline' | 'admin' | 'redirect' | 'landing';
@@ -27,6 +27,8 @@ export interface Route {
   /** Where a redirect stub or landing page forwards to. */
   target?: string;
   page?: PageDef;
+  /** The city a city page is about (data/cities.yaml). */
+  city?: City;
   post?: Post;
   category?: string;
   /** Directory `source` name of a landing page. */
@@ -70,6 +72,8 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   const routes: Route[] = [];
   const pageBase = new Map<string, string>();
   for (const page of site.pages) pageBase.set(page.id, interpolatePath(page.path, site));
+  // Every city of data/cities.yaml is a page (its id the page id), so templates link it like any page.
+  for (const city of site.cities) if (!pageBase.has(city.id)) pageBase.set(city.id, city.path);
 
   site.pages.forEach((page, i) => {
     if (page.kind === 'admin' && !site.config.features.admin) return;
@@ -93,6 +97,14 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     }
   });
 
+  site.cities.forEach((city, i) => {
+    const page: PageDef = { id: city.id, path: city.path, template: 'city', kind: 'page' };
+    for (const lang of languages) {
+      const path = localize(city.path, lang, def);
+      routes.push({ kind: 'page', path, file: fileForPath(path), lang, key: `page:${city.id}`, template: 'city', indexable: true, page, city, origin: `data/cities.yaml[${i}] (${city.id})` });
+    }
+  });
+
   const blogBase = site.blog.path;
   const perPage = site.blog.postsPerPage;
   // Posts are sorted newest first; each list is cut into pages here, once, not in templates.
@@ -101,7 +113,8 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     for (let page = 1; page <= pages; page++) {
       const path = listPagePath(first, page);
       const list = { page, pages, posts: posts.slice((page - 1) * perPage, page * perPage), first };
-      routes.push({ kind, path, file: fileForPath(path), lang, key: page === 1 ? key : `${key}:page:${page}`, template: 'blog', indexable: true, category, list, origin });
+      // An empty category page is kept (its filter link works) but not offered to search engines.
+      routes.push({ kind, path, file: fileForPath(path), lang, key: page === 1 ? key : `${key}:page:${page}`, template: 'blog', indexable: kind === 'blog' || posts.length > 0, category, list, origin });
     }
   };
   for (const lang of languages) {

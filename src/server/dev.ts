@@ -4,14 +4,18 @@
  * also a reload channel (server-sent events) and its script, injected into HTML only here.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { findRedirect, headersFor, parseHeaders, parseRedirects, type HeaderBlock, type RedirectRule } from './rules.ts';
-import { resolveFile, safePath, serveStatic } from './static.ts';
+import { findRedirect, headersFor, parseHeaders, parseRedirects, rulesFromHost, type HeaderBlock, type RedirectRule } from './rules.ts';
+import { hostFolder } from '../output/host-folder.ts';
+import type { HostRules } from '../output/hosts/rules.ts';
+import { allowedHosts, refuseForeignHost, resolveFile, safePath, serveStatic } from './static.ts';
 
 export interface DevServerOptions {
   root: string;
   port: number;
+  /** Address to bind (default 127.0.0.1); requests must name it or localhost in `Host`. */
+  host?: string;
   /** Watch mode: the reload script's code; absent for `site serve`. */
   reloadScript?: string;
 }
@@ -29,14 +33,24 @@ export interface DevServer {
 const RELOAD_PATH = '/__site/reload.js';
 const EVENTS_PATH = '/__site/events';
 
-async function readRules(root: string): Promise<{ redirects: RedirectRule[]; headers: HeaderBlock[] }> {
+/**
+ * The rules to apply: the host-neutral `<out>.host/rules.json` the build writes for every host
+ * target (so serve does 301s, per-language 404s and headers whatever `--host` was), else a
+ * `_redirects` / `_headers` pair in the folder (an output built elsewhere).
+ */
+async function readRules(root: string): Promise<{ redirects: RedirectRule[]; headers: HeaderBlock[]; basePath: string }> {
+  const neutral = await fs.readFile(path.join(hostFolder(root), 'rules.json'), 'utf8').catch(() => undefined);
+  if (neutral) {
+    const rules = JSON.parse(neutral) as HostRules;
+    return { ...rulesFromHost(rules), basePath: rules.basePath };
+  }
   const read = (f: string) => fs.readFile(path.join(root, f), 'utf8').catch(() => '');
   const [r, h] = await Promise.all([read('_redirects'), read('_headers')]);
-  return { redirects: parseRedirects(r), headers: parseHeaders(h) };
+  return { redirects: parseRedirects(r), headers: parseHeaders(h), basePath: '' };
 }
 
 /** Listen on `port`, or the next free one (up to 20 further). */
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     let tries = 0;
     const attempt = (p: number) => {
@@ -44,13 +58,20 @@ function listen(server: Server, port: number): Promise<number> {
         if (err.code === 'EADDRINUSE' && port !== 0 && tries++ < 20) attempt(p + 1);
         else reject(err);
       });
-      server.listen(p, '127.0.0.1', () => {
+      server.listen(p, host, () => {
         const addr = server.address();
         resolve(typeof addr === 'object' && addr ? addr.port : p);
       });
     };
     attempt(port);
   });
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page served while no build has succeeded: the errors, and the reload script. */
+function errorPage(message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Build failed</title></head><body><h1>Build failed: no pages yet</h1><pre>${escapeHtml(message)}</pre><script src="${RELOAD_PATH}" defer></script></body></html>`;
 }
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
@@ -60,7 +81,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const send = (res: ServerResponse, event: string, data: string) => res.write(`event: ${event}\ndata: ${data.split('\n').join('\ndata: ')}\n\n`);
   const inject = opts.reloadScript ? (html: string) => html.replace('</body>', `<script src="${RELOAD_PATH}" defer></script></body>`) : undefined;
 
+  const host = opts.host ?? '127.0.0.1';
+  const allowed = allowedHosts(host);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (refuseForeignHost(req, res, allowed)) return;
     const urlPath = safePath(req.url ?? '/');
     if (opts.reloadScript && urlPath === EVENTS_PATH) {
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
@@ -74,10 +98,29 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }).end(opts.reloadScript);
       return;
     }
+    // Watch started on broken content: no page exists yet, so every page shows the errors (and
+    // reloads by itself once a save fixes them) instead of a bare "Not found".
+    if (opts.reloadScript && error && !existsSync(path.join(root, 'index.html'))) {
+      res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(errorPage(error));
+      return;
+    }
     // Rules are read per request: the build rewrites them, and they are small.
     const rules = await readRules(root);
+    // A site built under a base path (`--base-url https://example.github.io/site`) is served
+    // under it, as its host will: /site/rates is rates.html, nothing lives outside /site/.
+    const base = rules.basePath;
+    if (base && urlPath !== undefined) {
+      if (urlPath === base) {
+        res.writeHead(301, { Location: `${base}/` }).end();
+        return;
+      }
+      if (!urlPath.startsWith(`${base}/`)) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Not found: this site lives under ${base}/`);
+        return;
+      }
+    }
     if (urlPath !== undefined) {
-      const exists = (await resolveFile(root, urlPath)) !== undefined;
+      const exists = (await resolveFile(root, urlPath.slice(base.length) || '/')) !== undefined;
       const rule = findRedirect(rules.redirects, urlPath, exists);
       if (rule && rule.status >= 300 && rule.status < 400) {
         const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';
@@ -85,12 +128,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         return;
       }
     }
+    if (base) req.url = (req.url ?? '/').slice(base.length);
     await serveStatic(req, res, {
       root,
-      headers: (p) => ({ ...headersFor(rules.headers, p), ...(opts.reloadScript ? { 'Cache-Control': 'no-store' } : {}) }),
+      headers: (p) => ({ ...headersFor(rules.headers, base + p), ...(opts.reloadScript ? { 'Cache-Control': 'no-store' } : {}) }),
       notFound: (p) => {
-        const rule = findRedirect(rules.redirects, p, false);
-        return rule?.status === 404 ? rule.to : undefined;
+        const rule = findRedirect(rules.redirects, base + p, false);
+        return rule?.status === 404 ? rule.to.slice(base.length) : undefined;
       },
       transformHtml: inject,
     });
@@ -102,10 +146,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       res.end(String(err));
     });
   });
-  const port = await listen(server, opts.port);
+  const port = await listen(server, opts.port, host);
   return {
     server,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     reload() {
       error = undefined;
       for (const c of clients) send(c, 'reload', String(Date.now()));
@@ -117,6 +161,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     close() {
       for (const c of clients) c.end();
       clients.clear();
+      server.closeAllConnections(); // keep-alive sockets must not hold up Ctrl-C
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,4 +1,5 @@
-/** The host rules the build writes (`_redirects`, `_headers`), read back and applied by local servers. */
+/** The host rules the build writes (`<out>.host/rules.json`, or `_redirects` / `_headers`), applied by local servers. */
+import type { HostRules } from '../output/hosts/rules.ts';
 
 export interface RedirectRule {
   from: string;
@@ -71,4 +72,19 @@ export function headersFor(blocks: readonly HeaderBlock[], urlPath: string): Rec
     }
   }
   return Object.fromEntries([...out.values()]);
+}
+
+/** The build's host-neutral rules as the redirect and header lists the local servers apply. */
+export function rulesFromHost(rules: HostRules): { redirects: RedirectRule[]; headers: HeaderBlock[] } {
+  return {
+    redirects: [
+      ...rules.redirects.map((r) => ({ from: r.from, to: r.to, status: 301, force: true })),
+      ...rules.notFound.map((n) => ({ from: `${n.prefix}*`, to: n.page, status: 404, force: false })),
+    ],
+    headers: [
+      { pattern: `${rules.basePath}/*`, set: [...rules.common, ['Cache-Control', rules.cache.revalidate]], detach: [] },
+      { pattern: `${rules.assetsPrefix}*`, set: [['Cache-Control', rules.cache.immutable]], detach: ['cache-control'] },
+      { pattern: rules.serviceWorker, set: [['Cache-Control', rules.cache.revalidate], ['Service-Worker-Allowed', `${rules.basePath}/`]], detach: ['cache-control'] },
+    ],
+  };
 }

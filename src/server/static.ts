@@ -1,11 +1,15 @@
 /**
  * A production-like static file server for `dist/`: clean URLs (`/rates` → `rates.html`),
- * per-language 404 pages, correct content types, no directory listing, and no path that escapes
- * the output folder. Used by `site serve`, the watch server and the browser tests.
+ * per-language 404 pages, correct content types, gzip/brotli as hosts send them, no directory
+ * listing, no path (or symlink) that escapes the output folder, and no answer to a foreign `Host`
+ * (DNS rebinding). Used by `site serve`, the watch server and the browser tests.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -43,9 +47,19 @@ export function safePath(rawUrl: string): string | undefined {
   return path.posix.normalize(decoded);
 }
 
-async function isFile(p: string): Promise<boolean> {
+/** The served folder with its symlinks resolved (the output path links to the live build). */
+async function realRoot(root: string): Promise<string> {
+  return fs.realpath(root).catch(() => root);
+}
+
+/** A regular file whose real path (symlinks followed) lies inside the served folder. */
+async function isFile(p: string, root?: string): Promise<boolean> {
   try {
-    return (await fs.stat(p)).isFile();
+    if (!(await fs.stat(p)).isFile()) return false;
+    if (root === undefined) return true;
+    const realFile = await fs.realpath(p);
+    const base = await realRoot(root);
+    return realFile.startsWith(base + path.sep);
   } catch {
     return false;
   }
@@ -59,7 +73,7 @@ export async function resolveFile(root: string, urlPath: string): Promise<string
   for (const c of candidates) {
     const full = path.join(root, c);
     if (!full.startsWith(root + path.sep)) return undefined;
-    if (await isFile(full)) return full;
+    if (await isFile(full, root)) return full;
   }
   return undefined;
 }
@@ -69,10 +83,10 @@ export async function notFoundFile(root: string, urlPath: string): Promise<strin
   const first = urlPath.split('/')[1];
   if (first && /^[a-z]{2,3}(?:-[A-Z]{2})?$/.test(first)) {
     const localized = path.join(root, first, '404.html');
-    if (await isFile(localized)) return localized;
+    if (await isFile(localized, root)) return localized;
   }
   const root404 = path.join(root, '404.html');
-  return (await isFile(root404)) ? root404 : undefined;
+  return (await isFile(root404, root)) ? root404 : undefined;
 }
 
 export interface StaticServerOptions {
@@ -102,7 +116,7 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
   if (!file) {
     const ruled = opts.notFound?.(urlPath);
     file = ruled ? path.join(root, ruled) : undefined;
-    if (!file || !file.startsWith(root + path.sep) || !(await isFile(file))) file = await notFoundFile(root, urlPath);
+    if (!file || !file.startsWith(root + path.sep) || !(await isFile(file, root))) file = await notFoundFile(root, urlPath);
     status = 404;
     if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
@@ -112,23 +126,93 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
   const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
   let body: Buffer | string = await fs.readFile(file);
   if (type.startsWith('text/html') && opts.transformHtml) body = opts.transformHtml(body.toString('utf8'));
-  res.writeHead(status, { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', ...opts.headers?.(urlPath, file) });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const headers: Record<string, string> = { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', ...opts.headers?.(urlPath, file) };
+  let bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  if (COMPRESSIBLE.test(type)) {
+    headers.Vary = 'Accept-Encoding';
+    const encoding = chooseEncoding(req.headers['accept-encoding']);
+    if (encoding) {
+      bytes = compressed(bytes, encoding);
+      headers['Content-Encoding'] = encoding;
+    }
+  }
+  headers['Content-Length'] = String(bytes.byteLength);
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
-/** Start a server on `port` (0: any free port) at 127.0.0.1. */
-export function startStaticServer(opts: StaticServerOptions, port = 0): Promise<{ server: Server; url: string }> {
+/** Text types hosts compress (HTML, CSS, JS, JSON, XML, SVG, text, web manifest); images are already compressed. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|manifest\+json|xml)|image\/svg\+xml)/;
+
+/** Brotli when the client takes it, else gzip, else none (a `q=0` refuses an encoding). */
+export function chooseEncoding(accept: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const q = new Map<string, number>();
+  for (const part of String(accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name, qp ? Number(qp.slice(2)) || 0 : 1);
+  }
+  const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return undefined;
+}
+
+/** Compressed bodies by encoding and content hash (pages are requested again and again). */
+const compressedCache = new Map<string, Buffer>();
+
+/** Compress at the levels hosts use for on-the-fly compression (brotli 5, gzip 6). */
+function compressed(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
+  const key = `${encoding}:${createHash('sha1').update(body).digest('hex')}`;
+  let out = compressedCache.get(key);
+  if (!out) {
+    out = encoding === 'br' ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }) : gzipSync(body, { level: 6 });
+    if (compressedCache.size >= 500) compressedCache.delete(compressedCache.keys().next().value!);
+    compressedCache.set(key, out);
+  }
+  return out;
+}
+
+/**
+ * The host names a local server answers to: localhost and the loopback addresses, plus the bound
+ * address (`--host`); bound to every interface (0.0.0.0 or ::), each interface's address.
+ */
+export function allowedHosts(bound: string): Set<string> {
+  const names = new Set(['localhost', '127.0.0.1', '[::1]', bound.includes(':') ? `[${bound}]` : bound]);
+  if (bound === '0.0.0.0' || bound === '::') {
+    for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) names.add(i.family === 'IPv6' ? `[${i.address}]` : i.address);
+  }
+  return names;
+}
+
+/**
+ * Refuse (421) a request whose `Host` is not one of `allowed`: a page on another site that points
+ * its own name at 127.0.0.1 (DNS rebinding) must not read the dev site. True when answered.
+ */
+export function refuseForeignHost(req: IncomingMessage, res: ServerResponse, allowed: ReadonlySet<string>): boolean {
+  const host = (req.headers.host ?? '').toLowerCase();
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  if (allowed.has(name)) return false;
+  res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Misdirected request: this server answers only to ${[...allowed].join(', ')}\n`);
+  return true;
+}
+
+/** Start a server on `port` (0: any free port) at `host` (default 127.0.0.1). */
+export function startStaticServer(opts: StaticServerOptions, port = 0, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
+  const allowed = allowedHosts(host);
   const server = createServer((req, res) => {
+    if (refuseForeignHost(req, res, allowed)) return;
     serveStatic(req, res, opts).catch((err) => {
       res.writeHead(500).end(String(err));
     });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       const addr = server.address();
       const actual = typeof addr === 'object' && addr ? addr.port : port;
-      resolve({ server, url: `http://127.0.0.1:${actual}` });
+      resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}` });
     });
   });
 }

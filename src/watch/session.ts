@@ -7,6 +7,7 @@ import type { BuildConfig } from '../config.ts';
 import { build, type BuildCache, type BuildResult } from '../build.ts';
 import { BuildError, formatDiagnostic } from '../diagnostics.ts';
 import type { Site } from '../content/model.ts';
+import type { Route } from '../routes/table.ts';
 import { fileForPath } from '../routes/paths.ts';
 import { IncrementalWriter, hashTree } from '../output/writer.ts';
 import { affectedRoutes } from './plan.ts';
@@ -34,8 +35,11 @@ export class WatchSession {
 
   constructor(private readonly config: BuildConfig) {}
 
-  /** Rebuild after `changes` (absolute paths; empty: everything). */
-  async rebuild(changes: readonly string[]): Promise<RebuildReport> {
+  /**
+   * Rebuild after `changes` (absolute paths; empty: everything; a watched folder itself: it was
+   * replaced, everything is read again). `onRoute` is told as each route starts rendering.
+   */
+  async rebuild(changes: readonly string[], onRoute?: (route: Route) => void): Promise<RebuildReport> {
     const started = performance.now();
     const shown = (c: string) => path.relative(path.dirname(c.startsWith(this.config.contentDir) ? this.config.contentDir : this.config.templatesDir), c);
     const cause = changes.length ? [...new Set(changes.map(shown))].slice(0, 3).join(', ') + (changes.length > 3 ? ` (+${changes.length - 3} more)` : '') : 'start';
@@ -43,7 +47,13 @@ export class WatchSession {
     const { contentDir } = this.config;
     // Drop what the changes make stale.
     const under = (c: string, ...dir: string[]) => c.startsWith(path.join(...dir) + path.sep);
+    const roots = [contentDir, this.config.templatesDir, this.config.clientDir];
     for (const c of changes) {
+      if (roots.includes(c)) {
+        // A folder was removed and came back (or was replaced): nothing cached from it holds.
+        Object.assign(this.cache, { templates: undefined, bundled: undefined, images: undefined });
+        this.site = undefined;
+      }
       if (under(c, this.config.clientDir) || under(c, this.config.templatesDir, 'styles')) this.cache.bundled = undefined;
       else if (under(c, this.config.templatesDir)) this.cache.templates = undefined;
       if (under(c, contentDir, 'images')) this.cache.images = undefined;
@@ -57,6 +67,7 @@ export class WatchSession {
     try {
       result = await build(this.config, writer, {
         cache: this.cache,
+        onRoute,
         plan: (site, routes) => {
           const only = changes.length ? affectedRoutes(changes, contentDir, before, site) : undefined;
           // Files of routes not rendered now stay on disk as they are.

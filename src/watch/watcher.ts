@@ -1,10 +1,12 @@
 /**
  * `site watch`: build, serve, and rebuild what each change affects. Rapid saves are coalesced;
  * one rebuild runs at a time; errors are reported in the terminal and the browser and never stop
- * the session; the last good pages stay served.
+ * the session; the last good pages stay served. A render that never ends is stopped and its
+ * thread replaced; a watched folder that disappears is watched again when it comes back.
  */
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import { startDevServer, type DevServer } from '../server/dev.ts';
@@ -34,6 +36,8 @@ export interface WatchOptions {
   /** The module that runs the render worker (the CLI bundle). */
   workerEntry: URL;
   port: number;
+  /** Address the dev server binds and answers to (default 127.0.0.1; `--host` for a phone on the LAN). */
+  host?: string;
   log: (line: string) => void;
   /** Called after each rebuild (tests and the benchmark listen here). */
   onReport?: (report: RebuildReport) => void;
@@ -41,11 +45,30 @@ export interface WatchOptions {
 
 const time = () => new Date().toTimeString().slice(0, 8);
 
-/** The one line a rebuild prints. */
-export function formatReport(r: RebuildReport): string {
-  if (!r.ok) return `[${time()}] ✗ ${r.cause}: build failed (${Math.round(r.ms)} ms); still serving the last good pages\n${r.error}`;
+/** One page render running longer than this is stopped (a template stuck in a loop); SITE_RENDER_LIMIT_MS overrides. */
+export const RENDER_LIMIT_MS = Number(process.env.SITE_RENDER_LIMIT_MS) || 10_000;
+/** How often the watchdog and the folder check look. */
+const POLL_MS = 250;
+
+/** The one line a rebuild prints; `served`: whether a good build exists to fall back on. */
+export function formatReport(r: RebuildReport, served = true): string {
+  const fallback = served ? 'still serving the last good pages' : 'no pages to serve yet: fix the errors and save';
+  if (!r.ok) return `[${time()}] ✗ ${r.cause}: build failed (${Math.round(r.ms)} ms); ${fallback}\n${r.error}`;
   const files = r.changed.length + r.removed.length;
   return `[${time()}] ${r.cause} → ${r.rendered} page(s) rendered, ${files} file(s) changed, ${Math.round(r.ms)} ms${r.warnings ? `, ${r.warnings} warning(s)` : ''}`;
+}
+
+/** The render worker was stopped by the watchdog while rendering `route`. */
+class RunawayRender extends Error {
+  constructor(readonly route: { route: string; template: string; origin: string }) {
+    super(`rendering ${route.route} (template "${route.template}", ${route.origin}) ran past ${RENDER_LIMIT_MS / 1000} s and was stopped; the render thread was replaced. Fix the template (an endless loop?) and save.`);
+  }
+}
+
+/** `dev:ino` of a folder, or 'missing': a change means it was removed, moved back or replaced. */
+function folderIdentity(dir: string): string {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  return st?.isDirectory() ? `${st.dev}:${st.ino}` : 'missing';
 }
 
 async function bundleReloadScript(clientDir: string): Promise<string> {
@@ -55,27 +78,48 @@ async function bundleReloadScript(clientDir: string): Promise<string> {
 
 export async function startWatch(config: BuildConfig, opts: WatchOptions): Promise<WatchHandle> {
   let worker = new RenderWorker(opts.workerEntry, config);
-  /** Rebuild in the worker; replace the worker when it has grown past the limit. */
+  let served = false;
+  let closing = false;
+  /** Rebuild in the worker; replace the worker when it has grown past the limit or a render never ends. */
   const rebuild = async (changes: readonly string[]): Promise<RebuildReport> => {
-    const { report, heapUsed } = await worker.rebuild(changes);
-    if (heapUsed > WORKER_HEAP_LIMIT) {
-      const fresh = new RenderWorker(opts.workerEntry, config);
-      await fresh.rebuild([]); // a full build into the same folder: it rewrites nothing unchanged
-      const old = worker;
-      worker = fresh;
-      await old.terminate();
-      opts.log(`[${time()}] render worker replaced (heap ${Math.round(heapUsed / 1048576)} MiB): memory stays bounded`);
+    const started = performance.now();
+    const w = worker;
+    const watchdog = setInterval(() => {
+      const cur = w.current;
+      if (cur && performance.now() - cur.since > RENDER_LIMIT_MS) void w.terminate(new RunawayRender(cur));
+    }, POLL_MS);
+    try {
+      const { report, heapUsed } = await w.rebuild(changes);
+      if (heapUsed > WORKER_HEAP_LIMIT) {
+        const fresh = new RenderWorker(opts.workerEntry, config);
+        await fresh.rebuild([]); // a full build into the same folder: it rewrites nothing unchanged
+        const old = worker;
+        worker = fresh;
+        await old.terminate();
+        opts.log(`[${time()}] render worker replaced (heap ${Math.round(heapUsed / 1048576)} MiB): memory stays bounded`);
+      }
+      return report;
+    } catch (err) {
+      if (!(err instanceof RunawayRender)) throw err;
+      // A fresh thread: its first build renders everything again, so nothing half-done stays.
+      worker = new RenderWorker(opts.workerEntry, config);
+      const cause = changes.length ? changes.map((c) => path.basename(c)).slice(0, 3).join(', ') : 'start';
+      return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `render: ${err.message}` };
+    } finally {
+      clearInterval(watchdog);
     }
-    return report;
   };
   const report = (r: RebuildReport) => {
-    opts.log(formatReport(r));
+    opts.log(formatReport(r, served));
     opts.onReport?.(r);
-    if (r.ok) server.reload();
-    else server.setError(r.error);
+    if (r.ok) {
+      served = true;
+      server.reload();
+    } else server.setError(r.error);
   };
+  // The server starts first, so a first build that fails (or never ends) is shown in the browser too.
+  const server = await startDevServer({ root: config.outDir, port: opts.port, host: opts.host, reloadScript: await bundleReloadScript(config.clientDir) });
   const first = await rebuild([]);
-  const server = await startDevServer({ root: config.outDir, port: opts.port, reloadScript: await bundleReloadScript(config.clientDir) });
   report(first);
 
   const pending = new Set<string>();
@@ -96,7 +140,7 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
     pending.clear();
     for (const c of changes) taken.set(c, mtimeOf(c));
     running = rebuild(changes)
-      .then(report, (err: unknown) => opts.log(`[${time()}] ✗ unexpected: ${(err as Error).stack ?? String(err)}`))
+      .then(report, (err: unknown) => void (closing || opts.log(`[${time()}] ✗ unexpected: ${(err as Error).stack ?? String(err)}`)))
       .finally(() => {
         running = undefined;
         if (pending.size) flush();
@@ -118,6 +162,27 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
+  // chokidar stops watching a folder that is removed: look at the roots themselves, and watch a
+  // folder again (and rebuild everything from it) when it is back or was replaced by another.
+  const roots = [config.contentDir, config.templatesDir, config.clientDir];
+  const identities = new Map(roots.map((d) => [d, folderIdentity(d)]));
+  const folders = setInterval(() => {
+    for (const dir of roots) {
+      const now = folderIdentity(dir);
+      if (now === identities.get(dir)) continue;
+      identities.set(dir, now);
+      if (now === 'missing') {
+        opts.log(`[${time()}] ${dir} is gone: waiting for it to come back`);
+        enqueue(dir);
+        continue;
+      }
+      opts.log(`[${time()}] ${dir} is back: watching it again`);
+      void watcher.unwatch(dir);
+      watcher.add(dir);
+      enqueue(dir);
+    }
+  }, POLL_MS);
+
   return {
     url: server.url,
     server,
@@ -127,11 +192,12 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       }
     },
     async close() {
+      closing = true;
+      clearInterval(folders);
       if (timer) clearTimeout(timer);
-      await watcher.close();
-      await running;
-      await server.close();
+      // The worker first: a render stuck in a loop must not hold up the exit.
       await worker.terminate();
+      await Promise.all([watcher.close(), server.close()]);
     },
   };
 }

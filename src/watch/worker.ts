@@ -13,12 +13,16 @@ export const WORKER_ROLE = 'site-render';
 
 type Request = { id: number; changes: string[] };
 type Reply = { id: number; report: RebuildReport; heapUsed: number };
+/** Sent as a route starts rendering: the main thread's watchdog names it if it never ends. */
+export type Progress = { id: number; route: string; template: string; origin: string };
 
 /** Inside the worker: answer rebuild requests one at a time. */
 export function runRenderWorker(config: BuildConfig): void {
   const session = new WatchSession(config);
   parentPort!.on('message', async (req: Request) => {
-    const report = await session.rebuild(req.changes);
+    const report = await session.rebuild(req.changes, (route) =>
+      parentPort!.postMessage({ id: req.id, route: route.path, template: route.template, origin: route.origin } satisfies Progress),
+    );
     const reply: Reply = { id: req.id, report, heapUsed: getHeapStatistics().used_heap_size };
     parentPort!.postMessage(reply);
   });
@@ -29,11 +33,18 @@ export class RenderWorker {
   private readonly worker: Worker;
   private next = 0;
   private readonly waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  /** The route this worker is rendering now, and since when (undefined between routes' builds). */
+  current?: { route: string; template: string; origin: string; since: number };
 
   /** @param entry the module that starts `runRenderWorker` when loaded in a worker (the CLI bundle) */
   constructor(entry: URL, config: BuildConfig) {
     this.worker = new Worker(entry, { workerData: { role: WORKER_ROLE, config } });
-    this.worker.on('message', (r: Reply) => {
+    this.worker.on('message', (r: Reply | Progress) => {
+      if ('route' in r) {
+        this.current = { route: r.route, template: r.template, origin: r.origin, since: performance.now() };
+        return;
+      }
+      this.current = undefined;
       this.waiting.get(r.id)?.resolve(r);
       this.waiting.delete(r.id);
     });
@@ -53,8 +64,11 @@ export class RenderWorker {
     });
   }
 
-  async terminate(): Promise<void> {
+  /** Stop the thread now, even inside a render that never ends; pending rebuilds reject with `reason`. */
+  async terminate(reason?: Error): Promise<void> {
     this.worker.removeAllListeners('exit');
+    for (const w of this.waiting.values()) w.reject(reason ?? new Error('render worker stopped'));
+    this.waiting.clear();
     await this.worker.terminate();
   }
 }

@@ -34,6 +34,17 @@ export function price(ctx: PageContext, amount: number | null, opts: { from?: bo
   return opts.onRequest ? `${text} · ${ctx.t('price.onRequest')}` : text;
 }
 
+/** A rate tier of data/rates.yaml by id (references are checked when the content loads). */
+export function tierOf(ctx: PageContext, id: string): PageContext['site']['rates']['tiers'][number] {
+  return ctx.site.rates.tiers.find((t) => t.id === id)!;
+}
+
+/** A tier's price on a card or page: "from" as the tier says (or always, with `from`). */
+export function tierPrice(ctx: PageContext, id: string, opts: { from?: boolean } = {}): string {
+  const tier = tierOf(ctx, id);
+  return price(ctx, tier.price, { from: opts.from ?? tier.from });
+}
+
 /** The service rules stated everywhere bookings are discussed. */
 export function ServiceRules({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
@@ -99,6 +110,24 @@ export function displayPhone(phone: string): string {
   return phone.replace(/ /g, '\u00a0');
 }
 
+/**
+ * "Call +34 600 000 000" as link text: no ordinary space anywhere (a number must not break, and
+ * html-validate's tel-non-breaking asks the same of the whole link), yet on a narrow screen the
+ * line may break between the words and the number, at a <wbr>.
+ */
+export function callLabel(ctx: PageContext, key: string, phone: string): ReactNode {
+  const MARK = '\uE000';
+  const [before = '', after = ''] = ctx.t(key, { phone: MARK }).split(MARK);
+  return (
+    <>
+      {displayPhone(before)}
+      <wbr />
+      {displayPhone(phone)}
+      {displayPhone(after)}
+    </>
+  );
+}
+
 /** WhatsApp chat link; the client replaces `text` with the message builder's output. */
 export function whatsappHref(ctx: PageContext, text?: string): string {
   const digits = ctx.site.config.contact.whatsapp.replace(/\D/g, '');
@@ -115,10 +144,16 @@ export function ContactButtons({ ctx, context }: { ctx: PageContext; context: st
         <span className="visually-hidden"> {t('nav.newTab')}</span>
       </a>
       <a className="button" href={`tel:${site.config.contact.phone.replace(/\s+/g, '')}`} data-call={context}>
-        {displayPhone(t('contact.call', { phone: site.config.contact.phone }))}
+        {callLabel(ctx, 'contact.call', site.config.contact.phone)}
       </a>
     </div>
   );
+}
+
+/** The booking page; from a city's page with `?city=<id>`, so the form preselects that city. */
+export function bookingHref(ctx: PageContext): string {
+  const city = ctx.route.city;
+  return city ? `${ctx.link('booking')}?city=${encodeURIComponent(city.id)}` : ctx.link('booking');
 }
 
 /** The way on from an inner page: request a booking (and see the rates). */
@@ -126,7 +161,7 @@ export function NextSteps({ ctx, rates }: { ctx: PageContext; rates?: boolean })
   const { t } = ctx;
   return (
     <p className="button-row">
-      <a className="button button-primary" href={ctx.link('booking')}>
+      <a className="button button-primary" href={bookingHref(ctx)}>
         {t('cta.book')}
       </a>
       {rates && (

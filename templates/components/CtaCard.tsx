@@ -1,39 +1,76 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { displayPhone, whatsappHref } from './Blocks.tsx';
+import { whatsappHref } from './Blocks.tsx';
+
+/** The close button of the card and the bar: script only (without it there is nothing to remember). */
+function Dismiss({ ctx }: { ctx: PageContext }) {
+  return (
+    <button type="button" className="cta-dismiss" data-cta-dismiss data-js-only aria-label={ctx.t('cta.dismiss')}>
+      <span className="close-icon" aria-hidden="true" />
+    </button>
+  );
+}
+
+/** WhatsApp and call buttons, the same in the card and the bar; `context` names them for tracking. */
+function Actions({ ctx, tel, context }: { ctx: PageContext; tel: string; context: string }) {
+  const { t } = ctx;
+  return (
+    <>
+      <a className="button button-primary" href={whatsappHref(ctx)} target="_blank" rel="noopener noreferrer" data-whatsapp={context}>
+        {t('contact.whatsapp')}
+        <span className="visually-hidden"> {t('nav.newTab')}</span>
+      </a>
+      <a className="button" href={tel} data-call={context}>
+        {t('cta.call')}
+      </a>
+    </>
+  );
+}
 
 /**
- * The floating call-to-action card. It renders the default variant; the client script swaps in
- * the chosen variant's texts (from the page's client data, never from code).
+ * The call to action: a card (in flow on narrow screens, floating in its own lane on wide ones) and a
+ * compact sticky bar on phones and tablets. It renders the default variant; the client script swaps in
+ * the chosen variant's texts (from the page's client data, never from code) and shows the urgency and
+ * valued-customer lines in both. Dismissing hides both for the browser session.
  */
 export function CtaCard({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   const v = site.cta.variants.find((x) => x.id === site.cta.defaultVariant) ?? site.cta.variants[0]!;
+  const tel = `tel:${site.config.contact.phone.replace(/\s+/g, '')}`;
   return (
-    <aside className="cta-card" aria-labelledby="cta-title" data-cta>
-      <p className="cta-urgency" data-cta-urgency hidden>
-        {t(`cta.${v.id}.urgency`)}
-      </p>
-      <p id="cta-title" className="cta-primary">
-        <span aria-hidden="true" data-cta-icon>
-          {v.icon}
-        </span>{' '}
-        <span data-cta-primary>{t(`cta.${v.id}.primary`)}</span>
-      </p>
-      <p className="cta-secondary" data-cta-secondary>
-        {t(`cta.${v.id}.secondary`)}
-      </p>
-      <p className="cta-valued" data-cta-valued hidden>
-        {t('cta.valued')}
-      </p>
-      <div className="button-row">
-        <a className="button button-primary" href={whatsappHref(ctx)} target="_blank" rel="noopener noreferrer" data-whatsapp="cta">
-          {t('contact.whatsapp')}
-          <span className="visually-hidden"> {t('nav.newTab')}</span>
-        </a>
-        <a className="button" href={`tel:${site.config.contact.phone.replace(/\s+/g, '')}`} data-call="cta">
-          {displayPhone(t('cta.call'))}
-        </a>
-      </div>
-    </aside>
+    <>
+      <aside className="cta-card" aria-labelledby="cta-title" data-cta>
+        <Dismiss ctx={ctx} />
+        <p className="cta-urgency" data-cta-urgency hidden>
+          {t(`cta.${v.id}.urgency`)}
+        </p>
+        <p id="cta-title" className="cta-primary">
+          <span aria-hidden="true" data-cta-icon>
+            {v.icon}
+          </span>{' '}
+          <span data-cta-primary>{t(`cta.${v.id}.primary`)}</span>
+        </p>
+        <p className="cta-secondary" data-cta-secondary>
+          {t(`cta.${v.id}.secondary`)}
+        </p>
+        <p className="cta-valued" data-cta-valued hidden>
+          {t('cta.valued')}
+        </p>
+        <div className="button-row">
+          <Actions ctx={ctx} tel={tel} context="cta" />
+        </div>
+      </aside>
+      <aside className="cta-bar" aria-label={t('cta.bar')} data-cta-bar>
+        <p className="cta-bar-line">
+          <span className="cta-urgency" data-cta-urgency hidden>
+            {t(`cta.${v.id}.urgency`)}
+          </span>
+          <span data-cta-valued hidden>
+            {t('cta.valued')}
+          </span>
+        </p>
+        <Actions ctx={ctx} tel={tel} context="cta-bar" />
+        <Dismiss ctx={ctx} />
+      </aside>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import type { PageContext } from '../../src/render/context.ts';
 
-/** Brand, tagline, cities, disclaimer, 18+ notice, copyright, contact, privacy and legal links. */
+/** Brand, tagline, cities, disclaimer, 18+ notice, copyright, contact, social, privacy and legal links. */
 export function Footer({ ctx }: { ctx: PageContext }) {
   // The same on every page of a language: rendered once per build and language.
   return <footer className="site-footer" dangerouslySetInnerHTML={{ __html: ctx.once('footer', () => <FooterContent ctx={ctx} />) }} />;
@@ -22,7 +22,7 @@ function FooterContent({ ctx }: { ctx: PageContext }) {
           <ul className="plain-list">
             {site.cities.map((c) => (
               <li key={c.id}>
-                <a href={ctx.link(c.page)}>{t(`city.${c.id}.name`)}</a>
+                <a href={ctx.link(c.id)}>{t(`city.${c.id}.name`)}</a>
                 {c.status === 'upcoming' && <span className="muted"> · {t('city.upcoming')}</span>}
               </li>
             ))}
@@ -34,6 +34,14 @@ function FooterContent({ ctx }: { ctx: PageContext }) {
             <li>
               <a href={ctx.link('contact')}>{t('footer.contact')}</a>
             </li>
+            {Object.entries(site.config.social).map(([id, url]) => (
+              <li key={id}>
+                <a href={url} rel="me noopener noreferrer" target="_blank">
+                  {t(`social.${id}`)}
+                  <span className="visually-hidden"> {t('nav.newTab')}</span>
+                </a>
+              </li>
+            ))}
             <li>
               <a href={ctx.link('privacy')}>{t('footer.privacy')}</a>
             </li>

@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { displayPhone } from './Blocks.tsx';
+import { callLabel, displayPhone } from './Blocks.tsx';
 
 const NAV = ['home', 'about', 'rates', 'booking', 'contact'] as const;
 
@@ -9,13 +9,13 @@ const NAV = ['home', 'about', 'rates', 'booking', 'contact'] as const;
  */
 function Nav({ ctx, anchor, onHome, ...attrs }: { ctx: PageContext; anchor: (id: string) => string; onHome: boolean; 'aria-label': string; className?: string }) {
   const hrefs = [...NAV.map((id) => ctx.link(id)), ctx.blogLink()];
-  const current = hrefs.find((h) => h === ctx.route.path) ?? '';
+  const current = hrefs.find((h) => h === ctx.url(ctx.route.path)) ?? '';
   return <nav {...attrs} dangerouslySetInnerHTML={{ __html: ctx.once(`nav:${onHome ? 'home' : ''}:${current}`, () => <NavList ctx={ctx} anchor={anchor} />) }} />;
 }
 
 function NavList({ ctx, anchor }: { ctx: PageContext; anchor: (id: string) => string }) {
   const { t, route } = ctx;
-  const current = (href: string) => (href === route.path ? 'page' : undefined);
+  const current = (href: string) => (href === ctx.url(route.path) ? 'page' : undefined);
   return (
     <ul className="nav-list">
       {NAV.map((id) => {
@@ -75,7 +75,7 @@ function Tools({ ctx, inMenu }: { ctx: PageContext; inMenu?: boolean }) {
       ))}
       <a className="header-link phone-link" href={`tel:${tel}`}>
         {inMenu ? (
-          displayPhone(t('nav.call', { phone: site.config.contact.phone }))
+          callLabel(ctx, 'nav.call', site.config.contact.phone)
         ) : (
           <>
             <span className="visually-hidden">{displayPhone(`${t('nav.call', { phone: '' }).trim()} `)}</span>

@@ -30,7 +30,7 @@ export function Admin({ ctx }: { ctx: PageContext }) {
                     </td>
                     <td>{r.source}</td>
                     <td>
-                      <a href={r.target}>{r.target}</a>
+                      <a href={r.target && ctx.url(r.target)}>{r.target}</a>
                     </td>
                   </tr>
                 ))}
@@ -47,7 +47,7 @@ export function Admin({ ctx }: { ctx: PageContext }) {
                 <p>{t(`cta.${v.id}.primary`)}</p>
                 <p className="muted">{t(`cta.${v.id}.secondary`)}</p>
                 <ul>
-                  {Object.entries(site.cta.messages.city).map(([city, name]) => (
+                  {Object.entries(ctx.clientData.messages.city).map(([city, name]) => (
                     <li key={city}>
                       <strong>{city}:</strong> {site.cta.messages.intro[v.id]?.replace('{city}', name)}
                     </li>

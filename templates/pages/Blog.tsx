@@ -16,21 +16,23 @@ export function Blog({ ctx }: { ctx: PageContext }) {
   // The titles the in-place filter shows: the same as the category pages' own (head.ts).
   const docTitle = (c?: string) => documentTitle(t, c ? titleOf(c) : t('page.blog.title'), site.config.brand);
   const title = titleOf(category);
+  // Each category page has its own description (also its meta description, head.ts).
+  const introOf = (c?: string) => (c ? t(`blog.categoryDescription.${c}`) : t('blog.intro'));
 
   return (
     <main id="main" tabIndex={-1}>
       <div className="container">
-        <PageIntro title={title} intro={t('blog.intro')} />
+        <PageIntro title={title} intro={introOf(category)} />
         <nav aria-label={t('blog.filters')} className="filters" data-inplace={inPlace ? '' : undefined}>
           <ul>
             <li>
-              <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined} data-filter="" data-title={titleOf()} data-document-title={docTitle()}>
+              <a href={ctx.blogLink()} aria-current={!category ? 'page' : undefined} data-filter="" data-title={titleOf()} data-intro={introOf()} data-document-title={docTitle()}>
                 {t('blog.all')}
               </a>
             </li>
             {site.blog.categories.map((c) => (
               <li key={c}>
-                <a href={ctx.blogLink({ category: c })} aria-current={c === category ? 'page' : undefined} data-filter={c} data-title={titleOf(c)} data-document-title={docTitle(c)}>
+                <a href={ctx.blogLink({ category: c })} aria-current={c === category ? 'page' : undefined} data-filter={c} data-title={titleOf(c)} data-intro={introOf(c)} data-document-title={docTitle(c)}>
                   {t(`blog.category.${c}`)}
                 </a>
               </li>

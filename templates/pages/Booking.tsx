@@ -1,6 +1,6 @@
 import type { PageContext } from '../../src/render/context.ts';
 import type { ReactNode } from 'react';
-import { ContactButtons, displayPhone, PageIntro, price, ServiceRules } from '../components/Blocks.tsx';
+import { ContactButtons, displayPhone, PageIntro, ServiceRules, tierOf, tierPrice } from '../components/Blocks.tsx';
 
 /**
  * The booking request form. It never posts anywhere: the client script validates it and hands
@@ -8,12 +8,14 @@ import { ContactButtons, displayPhone, PageIntro, price, ServiceRules } from '..
  */
 export function Booking({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
-  const madrid = site.cities.find((c) => c.id === 'madrid') ?? site.cities[0]!;
+  // Preselected: the first active city; the client switches to ?city=<id> (city pages link so).
+  const chosen = site.cities.find((c) => c.status === 'active') ?? site.cities[0]!;
+  const zoneLine = (c: typeof chosen) => t('booking.timezone', { city: t(`city.${c.id}.name`), cityId: c.id, zone: c.timezone });
   const field = (id: string, input: ReactNode, hint?: string) => (
     <div className="field" data-field={id}>
       <label htmlFor={`booking-${id}`}>
         {t(`booking.field.${id}`)}
-        {['name', 'date', 'time', 'duration', 'location'].includes(id) && <span className="required"> ({t('booking.required')})</span>}
+        {['city', 'name', 'date', 'time', 'duration', 'location'].includes(id) && <span className="required"> ({t('booking.required')})</span>}
       </label>
       {hint && (
         <p className="hint" id={`booking-${id}-hint`}>
@@ -35,9 +37,19 @@ export function Booking({ ctx }: { ctx: PageContext }) {
             <ContactButtons ctx={ctx} context="booking-noscript" />
           </div>
         </noscript>
-        <form className="booking-form" data-booking data-js-only noValidate aria-describedby="booking-timezone" data-timezone={madrid.timezone} data-min-hours={site.booking.minAdvanceHours}>
-          <p id="booking-timezone" className="hint">
-            {t('booking.timezone', { city: t(`city.${madrid.id}.name`), zone: madrid.timezone })}
+        <form className="booking-form" data-booking data-js-only noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.booking.minAdvanceHours}>
+          {field(
+            'city',
+            <select id="booking-city" name="city" required defaultValue={chosen.id} aria-describedby="booking-timezone">
+              {site.cities.map((c) => (
+                <option key={c.id} value={c.id} data-timezone={c.timezone} data-zone-line={zoneLine(c)}>
+                  {t(`city.${c.id}.name`)}
+                </option>
+              ))}
+            </select>,
+          )}
+          <p id="booking-timezone" className="hint" aria-live="polite" data-zone-text>
+            {zoneLine(chosen)}
           </p>
           {field('name', <input id="booking-name" name="name" type="text" autoComplete="given-name" required placeholder={t('booking.placeholder.name')} maxLength={60} />)}
           {field('phone', <input id="booking-phone" name="phone" type="tel" autoComplete="tel" placeholder={t('booking.placeholder.phone')} maxLength={30} />)}
@@ -53,8 +65,8 @@ export function Booking({ ctx }: { ctx: PageContext }) {
                 {t('booking.choose')}
               </option>
               {site.booking.durations.map((d) => (
-                <option key={d.id} value={d.id} data-price={d.price ?? ''}>
-                  {t(`booking.duration.${d.id}`)} · {price(ctx, d.price)}
+                <option key={d.id} value={d.id} data-price={tierOf(ctx, d.tier).price ?? ''}>
+                  {t(`booking.duration.${d.id}`)} · {tierOf(ctx, d.tier).onRequest ? t('price.onRequest') : tierPrice(ctx, d.tier)}
                 </option>
               ))}
             </select>,

@@ -1,19 +1,25 @@
 import type { PageContext } from '../../src/render/context.ts';
 import { ContactButtons, PageIntro, Section, ServiceRules, NextSteps } from '../components/Blocks.tsx';
+import { Picture } from '../components/Picture.tsx';
 
 /** City landing page: areas served, or the launch timeline for an upcoming city. */
 export function City({ ctx }: { ctx: PageContext }) {
   const { t, site, route } = ctx;
-  const city = site.cities.find((c) => c.page === route.page?.id)!;
+  const city = route.city!;
+  const image = city.image ? [...site.gallery.images, ...site.gallery.featured].find((i) => i.id === city.image) : undefined;
   const k = (key: string) => `city.${city.id}.${key}`;
+  // A milestone whose date has passed is left out, never shown as upcoming: whether it happened is
+  // the operator's to say (the build warns until the timeline is updated).
+  const upcoming = city.timeline.filter((m) => m.due >= site.today);
   return (
     <main id="main" tabIndex={-1} data-city={city.id}>
       <div className="container">
         <PageIntro kicker={city.status === 'upcoming' ? t('city.upcoming') : t('city.available')} title={t(k('title'))} intro={t(k('intro'))} />
         <ContactButtons ctx={ctx} context={`city-${city.id}`} />
+        {image && <Picture ctx={ctx} file={image.file} alt={t(`gallery.image.${image.id}.alt`)} className="city-image" sizes="(min-width: 1100px) 1040px, 100vw" />}
       </div>
       {city.areas.length > 0 && (
-        <Section id="areas" title={t('city.areasTitle', { city: t(k('name')) })}>
+        <Section id="areas" title={t('city.areasTitle', { city: t(k('name')), cityId: city.id })}>
           <ul className="cards">
             {city.areas.map((a) => (
               <li key={a} className="card">
@@ -24,10 +30,10 @@ export function City({ ctx }: { ctx: PageContext }) {
           </ul>
         </Section>
       )}
-      {city.timeline.length > 0 && (
+      {upcoming.length > 0 && (
         <Section id="timeline" title={t('city.timelineTitle')}>
           <ol className="timeline">
-            {city.timeline.map((m) => (
+            {upcoming.map((m) => (
               <li key={m.id}>
                 <strong>{ctx.format.quarter(m.due)}</strong> {t(k(`timeline.${m.id}`))}
               </li>

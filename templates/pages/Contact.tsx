@@ -32,7 +32,7 @@ export function Contact({ ctx }: { ctx: PageContext }) {
           {site.cities.map((c) => (
             <li key={c.id} className="card">
               <h3>
-                <a href={ctx.link(c.page)}>{t(`city.${c.id}.name`)}</a>
+                <a href={ctx.link(c.id)}>{t(`city.${c.id}.name`)}</a>
               </h3>
               {c.status === 'upcoming' && <p className="badge">{t('city.upcoming')}</p>}
               {c.areas.length > 0 && <p>{c.areas.map((a) => t(`city.${c.id}.area.${a}`)).join(' · ')}</p>}

@@ -6,7 +6,7 @@ export function Redirect({ ctx }: { ctx: PageContext }) {
   return (
     <main>
       <p>
-        {t('redirect.text')} <a href={route.target}>{t('redirect.link')}</a>
+        {t('redirect.text')} <a href={ctx.url(route.target!)}>{t('redirect.link')}</a>
       </p>
     </main>
   );
@@ -20,7 +20,7 @@ export function Landing({ ctx }: { ctx: PageContext }) {
       <h1 className="visually-hidden">{ctx.head.title}</h1>
       <p className="visually-hidden">{t('landing.text')}</p>
       <p>
-        <a href={route.target}>{t('landing.continue')}</a>
+        <a href={ctx.url(route.target!)}>{t('landing.continue')}</a>
       </p>
     </main>
   );

@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { ContactButtons, price, Section, ServiceRules, Venues } from '../components/Blocks.tsx';
+import { ContactButtons, Section, ServiceRules, tierOf, tierPrice, Venues } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { Gallery } from '../components/Gallery.tsx';
 import { HealthCard } from '../components/Health.tsx';
@@ -33,26 +33,29 @@ export function Home({ ctx }: { ctx: PageContext }) {
       <Section id="services" title={t('services.title')}>
         <p className="lead">{t('services.intro')}</p>
         <ul className="cards services">
-          {site.services.cards.map((card) => (
-            <li key={card.id} className="card service-card">
-              <span className="card-icon" aria-hidden="true">
-                {card.icon}
-              </span>
-              <span className="badge">{t(`badge.${card.badge}`)}</span>
-              <h3>{t(`services.card.${card.id}.title`)}</h3>
-              <p>{t(`services.card.${card.id}.description`)}</p>
-              <p className="price-line">
-                <strong>{price(ctx, card.price, { from: card.duration === 'full-event' || card.duration === 'per-day' })}</strong>
-                <span className="muted"> · {t(`duration.${card.duration}`)}</span>
-              </p>
-              {card.page && (
-                <a href={ctx.link(card.page)} className="text-link">
-                  {t('services.more')}
-                  <span className="visually-hidden">: {t(`services.card.${card.id}.title`)}</span>
-                </a>
-              )}
-            </li>
-          ))}
+          {site.services.cards.map((card) => {
+            const tier = tierOf(ctx, card.tier);
+            return (
+              <li key={card.id} className="card service-card">
+                <span className="card-icon" aria-hidden="true">
+                  {card.icon}
+                </span>
+                <span className="badge">{t(`badge.${card.badge ?? tier.badge}`)}</span>
+                <h3>{t(`services.card.${card.id}.title`)}</h3>
+                <p>{t(`services.card.${card.id}.description`)}</p>
+                <p className="price price-line">
+                  <strong className="price-amount">{tierPrice(ctx, card.tier)}</strong>
+                  <span className="muted"> · {t(`duration.${tier.duration}`)}</span>
+                </p>
+                {card.page && (
+                  <a href={ctx.link(card.page)} className="text-link">
+                    {t('services.more')}
+                    <span className="visually-hidden">: {t(`services.card.${card.id}.title`)}</span>
+                  </a>
+                )}
+              </li>
+            );
+          })}
         </ul>
         <div className="two-col">
           <div>

@@ -13,7 +13,9 @@ export function Rates({ ctx }: { ctx: PageContext }) {
             <li key={tier.id} className="card rate" id={`rate-${tier.id}`}>
               <span className="badge">{t(`badge.${tier.badge}`)}</span>
               <h2>{t(`rates.tier.${tier.id}.name`)}</h2>
-              <p className="price">{price(ctx, tier.price, tier)}</p>
+              <p className="price">
+                <strong className="price-amount">{price(ctx, tier.price, tier)}</strong>
+              </p>
               <p className="muted">{t(`duration.${tier.duration}`)}</p>
               <p>{t(`rates.tier.${tier.id}.description`)}</p>
             </li>
@@ -26,7 +28,7 @@ export function Rates({ ctx }: { ctx: PageContext }) {
             <li key={x.id} className="card">
               <h3>{t(`rates.extra.${x.id}.name`)}</h3>
               <p className="price">
-                {price(ctx, x.price)} <span className="muted">{t(`duration.${x.duration}`)}</span>
+                <strong className="price-amount">{price(ctx, x.price)}</strong> <span className="muted">{t(`duration.${x.duration}`)}</span>
               </p>
               <p>{t(`rates.extra.${x.id}.note`)}</p>
             </li>

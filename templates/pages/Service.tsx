@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { ContactButtons, PageIntro, price, Section, NextSteps } from '../components/Blocks.tsx';
+import { ContactButtons, PageIntro, Section, NextSteps, tierOf, tierPrice } from '../components/Blocks.tsx';
 
 /** A service page (dinner date, travel companion): what it is, what it includes, its rate. */
 export function Service({ ctx }: { ctx: PageContext }) {
@@ -12,8 +12,8 @@ export function Service({ ctx }: { ctx: PageContext }) {
       <div className="container">
         <PageIntro kicker={t('nav.services')} title={t(k('title'))} intro={t(k('intro'))} />
         {card && (
-          <p className="price-line">
-            <strong>{price(ctx, card.price, { from: true })}</strong> <span className="muted">· {t(`duration.${card.duration}`)}</span>
+          <p className="price price-line">
+            <strong className="price-amount">{tierPrice(ctx, card.tier, { from: true })}</strong> <span className="muted">· {t(`duration.${tierOf(ctx, card.tier).duration}`)}</span>
           </p>
         )}
         <ContactButtons ctx={ctx} context={`service-${id}`} />

@@ -6,7 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SHIPPED_CONTENT = path.join(ROOT, 'content');
+/**
+ * The content the tests of the shipped site read and build: SITE_CONTENT when set (an operator's own
+ * content folder: `SITE_CONTENT=../my-content npm test`), else the project's content/. Those tests
+ * compute their expectations from this folder's YAML (tests/helpers/content.ts), never from literals.
+ */
+export const SHIPPED_CONTENT = process.env.SITE_CONTENT ? path.resolve(process.env.SITE_CONTENT) : path.join(ROOT, 'content');
+/**
+ * The sample site in the repository: generator-behaviour tests copy it and edit known lines of it
+ * (a fixture), so they mean the same thing whichever content SITE_CONTENT names.
+ */
+export const FIXTURE_CONTENT = path.join(ROOT, 'content');
 /** 2025-11-22: fixed so every test run sees the same "today". */
 export const EPOCH = '1763800000';
 
@@ -14,8 +24,8 @@ export function tmpDir(prefix = 'site-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** A copy of the shipped content (or a fixture) that a test may change freely. */
-export function copyContent(from = SHIPPED_CONTENT): string {
+/** A copy of the fixture (default) or of `from` (SHIPPED_CONTENT for the shipped site) that a test may change freely. */
+export function copyContent(from = FIXTURE_CONTENT): string {
   const dir = path.join(tmpDir(), 'content');
   cpSync(from, dir, { recursive: true });
   return dir;

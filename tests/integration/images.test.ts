@@ -9,7 +9,6 @@ import { parseHtml } from '../helpers/dom.ts';
 
 const IMAGE_FILE = /\.(?:avif|webp|jpe?g|png|gif|tiff?)$/i;
 const SUMMARY = /images: (\d+) sources, (\d+) files \((\d+) from cache, (\d+) encoded\)/;
-const ICONS = ['icon.svg', 'touch-icon.png'];
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** URLs of a srcset, without descriptors. */
@@ -54,7 +53,7 @@ describe('images of the shipped site (plus one camera photo with metadata)', () 
     const photo = await cameraPhoto();
     writeFileSync(path.join(content, 'images/gallery/camera.jpg'), photo);
     // Upright and served at its own size: 750x1000.
-    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-8.svg, width: 1200, height: 900', 'file: gallery/camera.jpg, width: 750, height: 1000');
+    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-8.svg', 'file: gallery/camera.jpg');
     const built = await buildSite(content);
     out = built.out;
     summary = built.result.stdout;
@@ -119,9 +118,9 @@ describe('images of the shipped site (plus one camera photo with metadata)', () 
     // The camera photo is turned upright before its orientation tag goes.
     const camera = home.querySelector('img[src*="gallery-camera-"]')!;
     expect([camera.getAttribute('width'), camera.getAttribute('height')]).toEqual(['750', '1000']);
-    // 14 shipped images (lifestyle-8 is no longer referenced but still converted) plus the photo.
+    // 14 shipped images minus lifestyle-8 (no longer used: not converted) plus the photo.
     expect(summary).toMatch(SUMMARY);
-    expect(Number(SUMMARY.exec(summary)![1])).toBe(15);
+    expect(Number(SUMMARY.exec(summary)![1])).toBe(14);
   });
 
   it('[R-BUILD-9] og:image and twitter:image are a 1200x630 JPEG', async () => {
@@ -146,14 +145,14 @@ describe('images of the shipped site (plus one camera photo with metadata)', () 
     }
   });
 
-  it('[R-PRIV-4] no source image is copied to dist (only the two icons, hashed)', () => {
+  it('[R-PRIV-4][R-SAFE-3] no source image is copied to dist, not even the icons (re-encoded)', () => {
     const sources = new Map<string, string>();
     const dir = path.join(content, 'images');
     for (const f of listFiles(dir)) sources.set(sha(readFileSync(path.join(dir, f))), f);
     const copied = listFiles(out)
       .filter((f) => sources.has(sha(readFileSync(path.join(out, f)))))
       .map((f) => sources.get(sha(readFileSync(path.join(out, f)))));
-    expect(copied.sort()).toEqual(ICONS);
+    expect(copied).toEqual([]);
     expect(listFiles(out).filter((f) => f.endsWith('.svg'))).toEqual([expect.stringMatching(/^assets\/img\/icon\.[0-9a-f]{10}\.svg$/)]);
   });
 
@@ -185,6 +184,8 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     // A new image nobody has built before, so the first build must encode it.
     const nonce = `${process.pid}-${Date.now()}`;
     writeFileSync(path.join(content, 'images/probe.svg'), `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><!-- ${nonce} --><rect width="64" height="48" fill="#a86b4c"/></svg>`);
+    // Used in place of lifestyle-8 (an image nothing uses is not converted at all).
+    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-8.svg', 'file: probe.svg');
     const counts = (stdout: string) => {
       const m = SUMMARY.exec(stdout);
       expect(m, stdout).not.toBeNull();
@@ -195,20 +196,20 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     const first = await runCli(['build', '--content', content, '--out', out]);
     expect(first.code, first.stderr).toBe(0);
     const a = counts(first.stdout);
-    expect(a.sources).toBe(15);
+    expect(a.sources).toBe(14);
     expect(a.encoded).toBeGreaterThanOrEqual(1);
     expect(a.cached + a.encoded).toBe(a.sources);
     const second = await runCli(['build', '--content', content, '--out', out]);
     expect(second.code, second.stderr).toBe(0);
-    expect(counts(second.stdout)).toEqual({ sources: 15, files: a.files, cached: 15, encoded: 0 });
+    expect(counts(second.stdout)).toEqual({ sources: 14, files: a.files, cached: 14, encoded: 0 });
     expect(listFiles(out).filter((f) => f.startsWith('assets/img/probe-64.'))).toHaveLength(3);
   });
 
-  it('gallery.yaml width/height that disagree with the file are a content error naming file, field and expected size', async () => {
+  it('[R-OPS-4] gallery.yaml takes no width/height: sizes come from the files (a typed size is an unknown key)', async () => {
     const content = copyContent();
-    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-3.svg, width: 1200, height: 900', 'file: gallery/lifestyle-3.svg, width: 1200, height: 800');
+    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-3.svg }', 'file: gallery/lifestyle-3.svg, width: 1200, height: 800 }');
     const r = await runCli(['build', '--content', content, '--out', path.join(tmpDir(), 'dist')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/data\/gallery\.yaml:\d+:\d+: error \[image-size\] images\.2\.height: height of images\/gallery\/lifestyle-3\.svg is 800, expected 900/);
+    expect(r.stderr).toMatch(/data\/gallery\.yaml:\d+:\d+: error \[schema\] images\[2\]\.width: unknown keys? "width"/);
   });
 });

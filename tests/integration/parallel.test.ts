@@ -75,9 +75,11 @@ describe('parallel rendering', () => {
     edit(templates, 'pages/Post.tsx', 'const post = route.post!;', "const post = route.post!;\n  if (post.slug.startsWith('note-')) throw new Error(`cannot show ${post.slug}`);");
     const bad = await build(out, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1' }, ['--templates', templates]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/Build failed \(render\): 120 problem\(s\)/);
+    // 120 routes fail (60 notes x 2 languages); each message (one per note) is reported once with its count.
+    expect(bad.stderr).toMatch(/Build failed \(render\): 60 problem\(s\)/);
     expect(bad.stderr).toMatch(/blog\/note-\d\d\/(en|es)\.md: error \[render\] \/(es\/)?blog\/note-\d\d: cannot show note-\d\d/);
     expect(listFiles(out)).toEqual(before);
-    expect(readdirSync(path.dirname(out))).toEqual(['dist']); // no staging folder left behind
+    expect(readdirSync(path.dirname(out)).sort()).toEqual(['.dist.builds', 'dist', 'dist.host']); // dist.host: the host files beside the output
+    expect(readdirSync(path.join(path.dirname(out), '.dist.builds'))).toHaveLength(2); // live build and marker: no unfinished build left behind
   });
 });

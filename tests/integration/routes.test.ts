@@ -55,7 +55,7 @@ const file = (p: string) => (p === '/' ? 'index.html' : `${p.slice(1)}.html`);
 
 let out: string;
 beforeAll(async () => {
-  ({ out } = await buildSite(copyContent()));
+  ({ out } = await buildSite(copyContent(), ['--host', 'netlify']));
 });
 
 describe('route table in dist', () => {

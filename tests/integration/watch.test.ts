@@ -1,6 +1,6 @@
 /** `site watch` on a temporary copy of the site: incremental rebuilds, live reload, errors, server safety. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,10 @@ let stdout = '';
 let events = '';
 let sse: http.ClientRequest;
 
-const out = (f: string) => readFileSync(path.join(dir, 'dist', f), 'utf8');
-const mtime = (f: string) => statSync(path.join(dir, 'dist', f)).mtimeMs;
+/** The folder watch builds into (it prints it; never the project's dist/). */
+let devDir: string;
+const out = (f: string) => readFileSync(path.join(devDir, f), 'utf8');
+const mtime = (f: string) => statSync(path.join(devDir, f)).mtimeMs;
 
 /** Wait until `check` holds (polling), or fail after `ms`. */
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
@@ -60,13 +62,14 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, 'dist'));
   child = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin/site.js'), 'watch', '--port', '0', '--content', 'content', '--templates', 'templates', '--client', 'client', '--out', 'dist'],
+    [path.join(ROOT, 'bin/site.js'), 'watch', '--port', '0', '--content', 'content', '--templates', 'templates', '--client', 'client'],
     { cwd: dir, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stdout += c));
-  await until(() => /Serving (http:\/\/127\.0\.0\.1:\d+)/.test(stdout), 'the server to start', 30_000);
+  await until(() => /Serving (http:\/\/127\.0\.0\.1:\d+)/.test(stdout), 'the server to start', 90_000);
   base = /Serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)![1]!;
+  devDir = path.resolve(dir, /Pages are built into (.+)\/ \(never/.exec(stdout)![1]!);
   await new Promise<void>((resolve) => {
     sse = http.get(`${base}/__site/events`, (res) => {
       res.setEncoding('utf8');
@@ -86,6 +89,12 @@ afterAll(async () => {
 });
 
 describe('[R-BUILD-7] site watch', () => {
+  it('[R-SAFE-5] watch builds into a dev folder of its own: nothing is written to dist/', async () => {
+    expect(devDir).not.toBe(path.join(dir, 'dist'));
+    expect(out('index.html')).toContain('</html>');
+    expect(readdirSync(path.join(dir, 'dist'))).toEqual([]);
+  });
+
   it('serves the site with the reload script injected (never in the built files)', async () => {
     const res = await fetch(`${base}/es/rates`);
     expect(res.status).toBe(200);
@@ -128,15 +137,20 @@ describe('[R-BUILD-7] site watch', () => {
     await editAndWait('client/main.ts', (t) => t.replace("document.documentElement.classList.add('js');", "document.documentElement.classList.add('js', 'live-edit');"));
     const after = /\/assets\/main\.[0-9a-f]+\.js/.exec(out('index.html'))![0];
     expect(after).not.toBe(before);
-    expect(readFileSync(path.join(dir, 'dist', after), 'utf8')).toContain('live-edit');
+    expect(readFileSync(path.join(devDir, after), 'utf8')).toContain('live-edit');
   });
 
   it('broken content is reported in the terminal and the browser; the last good pages stay; the fix clears it', async () => {
     const good = out('rates.html');
-    await editAndWait('content/data/rates.yaml', (t) => t.replace('price: 250 }', 'price: [250 }'), 'build-error');
+    // Break the first price of the content under test (its value and line come from the file).
+    const rates = readFileSync(path.join(dir, 'content/data/rates.yaml'), 'utf8');
+    const first = /price: \d+ ?\}/.exec(rates)!;
+    const [fine, broken] = [first[0], first[0].replace('price: ', 'price: [')];
+    const line = rates.slice(0, first.index).split('\n').length;
+    await editAndWait('content/data/rates.yaml', (t) => t.replace(fine, broken), 'build-error');
     expect(stdout).toMatch(/✗ content\/data\/rates\.yaml: build failed/);
-    expect(stdout).toMatch(/data\/rates\.yaml:3:\d+: error \[yaml\]/);
-    expect(events).toMatch(/event: build-error\ndata: .*data\/rates\.yaml:3/);
+    expect(stdout).toMatch(new RegExp(`data/rates\\.yaml:${line}:\\d+: error \\[yaml\\]`));
+    expect(events).toMatch(new RegExp(`event: build-error\\ndata: .*data/rates\\.yaml:${line}`));
     const res = await fetch(`${base}/rates`);
     expect(res.status).toBe(200);
     expect(out('rates.html')).toBe(good);
@@ -154,7 +168,7 @@ describe('[R-BUILD-7] site watch', () => {
       });
     });
     expect(late).toContain('data/rates.yaml');
-    await editAndWait('content/data/rates.yaml', (t) => t.replace('price: [250 }', 'price: 250 }'));
+    await editAndWait('content/data/rates.yaml', (t) => t.replace(broken, fine));
     expect(child.exitCode).toBeNull();
   });
 
@@ -198,7 +212,7 @@ describe('[R-BUILD-8] the dev server', () => {
 
 describe('[R-BUILD-8] site serve', () => {
   it('serves a built folder with the host rules and stops on Ctrl-C', async () => {
-    const serve = spawn(process.execPath, [path.join(ROOT, 'bin/site.js'), 'serve', '--out', path.join(dir, 'dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = spawn(process.execPath, [path.join(ROOT, 'bin/site.js'), 'serve', '--out', devDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     serve.stdout!.on('data', (c) => (text += c));
     const start = Date.now();

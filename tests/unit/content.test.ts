@@ -95,7 +95,27 @@ describe('markdown', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('javascript:');
-    expect(html).toContain('<a href="/booking">b</a>');
+    // Same-site links are left for the render stage, which sends them to the post's language.
+    expect(html).toContain('<a data-site-href="/booking">b</a>');
+  });
+
+  it('[R-OPS-4] post text cannot forge the render markers: raw HTML is escaped', () => {
+    const html = md('<a data-site-href="//evil.example">x</a> <img data-site-image="/images/x.svg" alt="">');
+    expect(html).not.toContain('<a data-site-href');
+    expect(html).not.toContain('<img data-site-image');
+  });
+
+  it('[R-OPS-4] //host and /\\host are external links (rel noopener), never same-site', () => {
+    const html = md('[a](//evil.example/x) [b](/\\evil.example/y)');
+    expect(html).toContain('<a href="//evil.example/x" rel="noopener noreferrer" target="_blank">a</a>');
+    expect(html).toContain('<a href="/\\evil.example/y" rel="noopener noreferrer" target="_blank">b</a>');
+    expect(html).not.toContain('data-site-');
+  });
+
+  it('[R-OPS-4] repeated headings get unique ids, per post', () => {
+    const html = md('## Notes\n\n## Notes\n\n## Notes');
+    expect([...html.matchAll(/id="([^"]+)"/g)].map((m) => m[1])).toEqual(['notes', 'notes-1', 'notes-2']);
+    expect(md('## Notes')).toContain('id="notes"');
   });
 
   it('shifts headings below the page title and gives them ids', () => {

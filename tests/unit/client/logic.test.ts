@@ -203,4 +203,11 @@ describe('[R-JS-2][R-JS-4] gallery index and saved language', () => {
     expect(savedLanguageTarget('/rates', 'es', langs, 'en')).toBeUndefined();
     expect(savedLanguageTarget('/ru', 'es', langs, 'en')).toBeUndefined();
   });
+
+  it('[R-HOST-4] under a base path the returning visitor goes from /site/ to /site/es', () => {
+    const langs = ['en', 'es', 'ru', 'el'];
+    expect(savedLanguageTarget('/site/', 'es', langs, 'en', '/site')).toBe('/site/es');
+    expect(savedLanguageTarget('/', 'es', langs, 'en', '/site')).toBeUndefined();
+    expect(savedLanguageTarget('/site/rates', 'es', langs, 'en', '/site')).toBeUndefined();
+  });
 });

@@ -1,0 +1,33 @@
+/** Reading and editing content YAML for the scaffolding commands, keeping the operator's comments and layout. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument, type Document } from 'yaml';
+
+/** A content file that is missing or unreadable YAML: the command stops (exit 1) naming it. */
+export class ContentFileError extends Error {}
+
+/** Parse `rel` under `contentDir` as an editable YAML document. */
+export function readDoc(contentDir: string, rel: string): Document {
+  const file = path.join(contentDir, rel);
+  if (!existsSync(file)) throw new ContentFileError(`${rel} does not exist in ${contentDir}`);
+  const doc = parseDocument(readFileSync(file, 'utf8'));
+  if (doc.errors.length) throw new ContentFileError(`${rel}: ${doc.errors[0]!.message.split('\n')[0]} (fix it first: site check)`);
+  return doc;
+}
+
+/** Write a document (or text) to `rel` under `contentDir`, creating folders. */
+export function writeContent(contentDir: string, rel: string, content: Document | string): void {
+  const file = path.join(contentDir, rel);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof content === 'string' ? content : content.toString({ lineWidth: 0, flowCollectionPadding: false }));
+}
+
+/** Fail with exit 1 when `rel` exists already: scaffolding never overwrites the operator's work. */
+export function ensureAbsent(contentDir: string, rel: string): void {
+  if (existsSync(path.join(contentDir, rel))) throw new ContentFileError(`${rel} already exists in ${contentDir}; nothing was written`);
+}
+
+/** The text of `rel` under `contentDir`. */
+export function readText(contentDir: string, rel: string): string {
+  return readFileSync(path.join(contentDir, rel), 'utf8');
+}

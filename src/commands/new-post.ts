@@ -1,0 +1,50 @@
+/** `site new post <slug>`: a draft post in one or more languages, front matter filled from the schema. */
+import { stringify } from 'yaml';
+import { postSchema } from '../content/schema.ts';
+import { ensureAbsent, readDoc, writeContent } from './content-files.ts';
+import { UsageError } from './usage.ts';
+
+export interface NewPostOptions {
+  /** Languages to write (default: the default language). */
+  langs?: string[];
+  category?: string;
+  title?: string;
+  /** YYYY-MM-DD. */
+  today: string;
+}
+
+/** Write blog/<slug>/<lang>.md for each language; returns the files written. */
+export function newPost(contentDir: string, slug: string, opts: NewPostOptions): string[] {
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new UsageError(`"${slug}" is not a post slug: lowercase letters, digits and single hyphens, such as barcelona-evenings`);
+  const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; defaultLanguage: string; provider?: { name?: string } };
+  const blog = readDoc(contentDir, 'data/blog.yaml').toJSON() as { categories: string[] };
+  const langs = opts.langs?.length ? opts.langs : [site.defaultLanguage];
+  for (const l of langs) if (!site.languages.includes(l)) throw new UsageError(`--langs: "${l}" is not one of the site's languages (${site.languages.join(', ')})`);
+  const category = opts.category ?? blog.categories[0]!;
+  if (!blog.categories.includes(category)) throw new UsageError(`--category: "${category}" is not in data/blog.yaml categories (${blog.categories.join(', ')})`);
+  const files = langs.map((l) => `blog/${slug}/${l}.md`);
+  for (const f of files) ensureAbsent(contentDir, f);
+
+  const title = opts.title ?? slug.split('-').map((w, i) => (i ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(' ');
+  const known: Record<string, unknown> = {
+    title,
+    excerpt: 'One or two sentences for the post list and search results.',
+    date: opts.today,
+    category,
+    author: site.provider?.name ?? 'TODO',
+    tags: [],
+    // Not published until you set draft: false (`site build --drafts` previews it).
+    draft: true,
+  };
+  // Every field the schema requires, in its order; a required field added later gets a TODO.
+  const matter: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(postSchema.shape)) {
+    if (key in known) matter[key] = known[key];
+    else if (!field.safeParse(undefined).success) matter[key] = 'TODO';
+  }
+  for (const [i, f] of files.entries()) {
+    const body = `\nWrite the post here in markdown (${langs[i]}). Headings start at ##; images go under content/images.\n`;
+    writeContent(contentDir, f, `---\n${stringify(matter, { lineWidth: 0 })}---\n${body}`);
+  }
+  return files;
+}

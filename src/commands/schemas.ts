@@ -1,0 +1,68 @@
+/** `site schemas`: write schemas/ from the zod schemas and point every content YAML file at its schema. */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { contentSchemas, schemaText, type SchemaFile } from '../content/json-schemas.ts';
+
+/** The first line that tells yaml-language-server (VS Code's YAML extension and others) which schema applies. */
+const MODELINE = /^# yaml-language-server: \$schema=.*\r?\n/;
+
+/** Content files (relative, forward slashes) that `s` describes, found in `contentDir`. */
+function describedFiles(s: SchemaFile, contentDir: string): string[] {
+  return s.describes.flatMap((pattern) => {
+    if (!pattern.includes('*')) return existsSync(path.join(contentDir, pattern)) ? [pattern] : [];
+    const [dir, name] = [path.posix.dirname(pattern), path.posix.basename(pattern)];
+    if (dir.includes('*')) return []; // posts: front matter in markdown has no modeline
+    const re = new RegExp(`^${name.replace('.', '\\.').replace('*', '[^/]+')}$`);
+    return existsSync(path.join(contentDir, dir)) ? readdirSync(path.join(contentDir, dir)).filter((f) => re.test(f)).sort().map((f) => `${dir}/${f}`) : [];
+  });
+}
+
+/** Put (or update) the modeline as the first line of a YAML file; returns whether the file changed. */
+export function setModeline(file: string, schemaPath: string): boolean {
+  const before = readFileSync(file, 'utf8');
+  const line = `# yaml-language-server: $schema=${schemaPath}\n`;
+  const after = MODELINE.test(before) ? before.replace(MODELINE, line) : line + before;
+  if (after === before) return false;
+  writeFileSync(file, after);
+  return true;
+}
+
+export interface SchemasResult {
+  written: string[];
+  linked: string[];
+}
+
+/**
+ * Write every schema under `schemasDir`, add the modeline to every content YAML of `contentDir`,
+ * and map the schemas in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
+ */
+export function writeSchemas(opts: { projectRoot: string; schemasDir: string; contentDir: string }): SchemasResult {
+  const written: string[] = [];
+  const linked: string[] = [];
+  const mapping: Record<string, string[]> = {};
+  for (const s of contentSchemas()) {
+    const target = path.join(opts.schemasDir, s.file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    const text = schemaText(s);
+    if (!existsSync(target) || readFileSync(target, 'utf8') !== text) {
+      writeFileSync(target, text);
+      written.push(s.file);
+    }
+    const contentRel = path.relative(opts.projectRoot, opts.contentDir).split(path.sep).join('/');
+    mapping[`./${path.relative(opts.projectRoot, target).split(path.sep).join('/')}`] = s.describes.map((d) => `${contentRel}/${d}`);
+    for (const rel of describedFiles(s, opts.contentDir)) {
+      const file = path.join(opts.contentDir, rel);
+      const schemaPath = path.relative(path.dirname(file), target).split(path.sep).join('/');
+      if (setModeline(file, schemaPath)) linked.push(rel);
+    }
+  }
+  const settingsFile = path.join(opts.projectRoot, '.vscode', 'settings.json');
+  const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
+  const next = `${JSON.stringify({ ...settings, 'yaml.schemas': mapping }, null, 2)}\n`;
+  if (!existsSync(settingsFile) || readFileSync(settingsFile, 'utf8') !== next) {
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    writeFileSync(settingsFile, next);
+    written.push('.vscode/settings.json');
+  }
+  return { written, linked };
+}

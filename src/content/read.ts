@@ -1,0 +1,61 @@
+/**
+ * Reading content files as text, strictly: a file that is too large or not UTF-8 text is reported
+ * (never parsed, never printed), a leading byte-order mark is dropped (editors on Windows add one).
+ */
+import { promises as fs, readFileSync } from 'node:fs';
+import type { Diagnostics } from '../diagnostics.ts';
+
+/** Largest content file read (YAML or markdown): far above any real one, small enough to fail fast. */
+export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decode `bytes` of `rel` as UTF-8 text without a BOM; a NUL byte, invalid UTF-8 or a size over the
+ * limit is an error naming the file (and no byte of it is echoed).
+ */
+export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): string | undefined {
+  if (bytes.length > MAX_CONTENT_BYTES) {
+    diags.error({ code: 'too-large', file: rel, message: `the file is ${(bytes.length / 1048576).toFixed(1)} MB; content files are limited to ${MAX_CONTENT_BYTES / 1048576} MB: split it` });
+    return undefined;
+  }
+  const nul = bytes.indexOf(0);
+  let text: string | undefined;
+  if (nul < 0) {
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      // invalid UTF-8: reported below
+    }
+  }
+  if (text === undefined) {
+    diags.error({ code: 'not-text', file: rel, message: `not a text file (${nul >= 0 ? `a NUL byte at offset ${nul}` : 'not valid UTF-8'}): content files are UTF-8 text; was a binary file saved under this name?` });
+    return undefined;
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Read `abs` (shown as `rel`) as text; a missing or unreadable file is an error. */
+export async function readContentText(abs: string, rel: string, diags: Diagnostics): Promise<string | undefined> {
+  try {
+    return decodeText(rel, await fs.readFile(abs), diags);
+  } catch (err) {
+    diags.error({ code: 'missing-file', file: rel, message: unreadable(err) });
+    return undefined;
+  }
+}
+
+/** Synchronous `readContentText` (posts: thousands of small files read one after the other). */
+export function readContentTextSync(abs: string, rel: string, diags: Diagnostics): string | undefined {
+  try {
+    return decodeText(rel, readFileSync(abs), diags);
+  } catch (err) {
+    diags.error({ code: 'missing-file', file: rel, message: unreadable(err) });
+    return undefined;
+  }
+}
+
+function unreadable(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'required content file is missing' : `cannot read file (${code})`;
+}

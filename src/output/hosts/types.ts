@@ -1,0 +1,16 @@
+/** What a host writer gets and gives back. */
+import type { OutputFile } from '../../assets/bundle.ts';
+import type { HostRules } from './rules.ts';
+
+/** The host targets of `site build --host` and `deploy.host`. */
+export const HOSTS = ['static', 'cloudflare', 'netlify', 'vercel', 'nginx', 's3'] as const;
+export type HostName = (typeof HOSTS)[number];
+
+/** A host's files: `web` go into the web root beside the pages; `beside` into `<out>.host/`, never served. */
+export interface HostFiles {
+  web: OutputFile[];
+  beside: OutputFile[];
+}
+
+/** One host target: turns the host-neutral rules into that host's files. */
+export type HostWriter = (rules: HostRules, ctx: { outDir: string }) => HostFiles;

@@ -1,0 +1,135 @@
+/**
+ * Links and images inside blog posts. The markdown renderer (content/markdown.ts) leaves same-site
+ * links and images as markers; here they are resolved against the site: a same-site link goes to
+ * the post's language, a relative one is resolved from the post's URL, an image becomes the image
+ * pipeline's <picture>. The build checks every reference first (checkPostRefs), so rendering never
+ * meets a broken one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Marked, type Token } from 'marked';
+import type { Diagnostics } from '../diagnostics.ts';
+import type { Post, Site } from '../content/model.ts';
+import type { RouteTable } from '../routes/table.ts';
+import { localize } from '../routes/paths.ts';
+import { LINK_MARK, REL_MARK, IMAGE_MARK, isExternalHref } from '../content/markdown.ts';
+import type { ImageAsset } from './context.ts';
+
+/** Image files the pipeline converts. */
+const RASTER = /\.(?:jpe?g|png|webp|avif|svg)$/i;
+
+/** The file under content/images that a post's image `href` names, or why it cannot be used. */
+export function resolvePostImage(post: Pick<Post, 'file'>, href: string): { file: string } | { error: string } {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href) || isExternalHref(href))
+    return { error: `image "${href}" is on another site: put it under content/images and write /images/<file>` };
+  let clean: string;
+  try {
+    clean = decodeURI(href.split(/[?#]/)[0]!);
+  } catch {
+    return { error: `image "${href}" is not a valid path (a stray % sign?)` };
+  }
+  const rel = clean.startsWith('/') ? clean.slice(1) : path.posix.normalize(path.posix.join(path.posix.dirname(post.file), clean));
+  if (!rel.startsWith('images/') || rel.includes('..')) return { error: `image "${href}" is not under content/images (write /images/<file> or a path from the post to it)` };
+  const file = rel.slice('images/'.length);
+  if (!RASTER.test(file)) return { error: `image "${href}" is not a JPEG, PNG, WebP, AVIF or SVG file` };
+  return { file };
+}
+
+/** Languages a path already starts with (`/es/rates` is Spanish already). */
+function hasLanguage(p: string, site: Site): boolean {
+  return site.languages.some((l) => l !== site.defaultLanguage && (p === `/${l}` || p.startsWith(`/${l}/`)));
+}
+
+/**
+ * Where a same-site (`/rates`) or relative (`../other-post`) link of a post goes: the page in the
+ * post's language when it exists, else the page as written; an error when neither is a page.
+ */
+export function resolvePostLink(post: Post, href: string, relative: boolean, site: Site, routes: Pick<RouteTable, 'byPath'>): { href: string } | { error: string } {
+  const cut = href.search(/[?#]/);
+  const [rawPath, rest] = cut < 0 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
+  if (rawPath === '') return { href };
+  // A relative link is read from the post's own URL, as a browser would (in the default language).
+  const base = `${site.blog.path}/${post.slug}`;
+  let p = relative ? new URL(rawPath, `http://site${base}`).pathname : rawPath;
+  p = p.length > 1 ? p.replace(/\/+$/, '') : p;
+  const candidates = hasLanguage(p, site) ? [p] : [localize(p, post.lang, site.defaultLanguage), p];
+  const found = candidates.find((c) => routes.byPath.has(c));
+  if (found) return { href: found + rest };
+  return { error: `link "${href}" ${relative ? `(read as ${p}) ` : ''}is not a page of the site` };
+}
+
+/** 1-based line of `needle` in the post's file (the front matter counted), for diagnostics. */
+function lineIn(contentDir: string, post: Post, needle: string): number | undefined {
+  try {
+    const source = readFileSync(path.join(contentDir, post.file), 'utf8');
+    const at = source.indexOf(needle);
+    return at < 0 ? undefined : source.slice(0, at).split('\n').length;
+  } catch {
+    return undefined;
+  }
+}
+
+const lexer = new Marked({ gfm: true, async: false });
+
+/**
+ * Check every image and same-site or relative link of every post; returns the images the posts
+ * use (paths under content/images) so the image stage encodes them.
+ */
+export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics): Set<string> {
+  const images = new Set<string>();
+  for (const post of site.posts) {
+    // Most posts have neither: skip the second parse for them.
+    if (!post.body.includes('](') && !post.body.includes(']:')) continue;
+    const report = (raw: string, message: string) =>
+      diags.error({ code: 'post-link', file: post.file, line: lineIn(contentDir, post, raw), field: raw.length > 80 ? `${raw.slice(0, 77)}…` : raw, message });
+    lexer.walkTokens(lexer.lexer(post.body) as Token[], (token) => {
+      if (token.type === 'image') {
+        const r = resolvePostImage(post, token.href);
+        if ('error' in r) report(token.raw, r.error);
+        else if (!existsSync(path.join(contentDir, 'images', r.file))) report(token.raw, `image "${token.href}" does not exist (content/images/${r.file})`);
+        else images.add(r.file);
+      } else if (token.type === 'link') {
+        const kind = linkKind(token.href);
+        if (kind !== 'local' && kind !== 'relative') return;
+        const r = resolvePostLink(post, token.href, kind === 'relative', site, routes);
+        if ('error' in r) report(token.raw, r.error);
+      }
+    });
+  }
+  return images;
+}
+
+/** How the markdown renderer treats a link target. */
+export function linkKind(href: string): 'external' | 'local' | 'relative' | 'anchor' | 'unsafe' {
+  if (isExternalHref(href) || /^(https?:|mailto:|tel:)/i.test(href)) return 'external';
+  if (href.startsWith('#')) return 'anchor';
+  if (href.startsWith('/')) return 'local';
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return 'unsafe';
+  return 'relative';
+}
+
+const MARKERS = new RegExp(`<a ${LINK_MARK}="([^"]*)"|<a ${REL_MARK}="([^"]*)"|<img ${IMAGE_MARK}="([^"]*)" alt="([^"]*)">`, 'g');
+
+const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A post image as the image pipeline serves it: AVIF/WebP srcsets, intrinsic size, lazy. */
+function picture(img: ImageAsset, alt: string): string {
+  const sources = img.sources.map((s) => `<source type="${s.type}" srcset="${escapeAttr(s.srcset)}" sizes="(min-width: 760px) 720px, 100vw"/>`).join('');
+  return `<picture class="post-image">${sources}<img src="${escapeAttr(img.src)}" alt="${alt}" width="${img.width}" height="${img.height}" loading="lazy" decoding="async"/></picture>`;
+}
+
+/** Replace the markdown renderer's markers in a post's HTML with resolved links and pictures. */
+export function finishPostHtml(html: string, post: Post, site: Site, routes: Pick<RouteTable, 'byPath'>, image: (file: string) => ImageAsset): string {
+  if (!html.includes('data-site-')) return html;
+  return html.replace(MARKERS, (_whole: string, local?: string, rel?: string, src?: string, alt?: string) => {
+    if (src !== undefined) {
+      const r = resolvePostImage(post, unescape(src));
+      // checkPostRefs reported it already; keep the alt text rather than a broken image.
+      return 'file' in r ? picture(image(r.file), alt ?? '') : (alt ?? '');
+    }
+    const href = unescape(local ?? rel ?? '');
+    const r = resolvePostLink(post, href, rel !== undefined, site, routes);
+    return `<a href="${escapeAttr('href' in r ? r.href : href)}"`;
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The shipped content's facts, read from its YAML (SHIPPED_CONTENT, so SITE_CONTENT swaps them):
+ * tests of the shipped site compute what a page must show from these, never from literals.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { SHIPPED_CONTENT } from './site.ts';
+
+/** YAML of any shape: tests read what they need. */
+type Any = any;
+
+/** Parse one YAML file of the content folder. */
+export function yaml(rel: string, dir = SHIPPED_CONTENT): Any {
+  return parse(readFileSync(path.join(dir, rel), 'utf8'));
+}
+
+/** `{a: {b: 'x'}}` → `{'a.b': 'x'}`. */
+export function flatten(tree: Record<string, unknown>, prefix = '', acc: Record<string, string> = {}): Record<string, string> {
+  for (const [k, v] of Object.entries(tree ?? {})) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object') flatten(v as Record<string, unknown>, key, acc);
+    else acc[key] = String(v);
+  }
+  return acc;
+}
+
+/** Everything a shipped-site test may need to know about the content, loaded once. */
+export interface ShippedContent {
+  dir: string;
+  site: Any;
+  pages: Any[];
+  languages: string[];
+  defaultLanguage: string;
+  /** Languages other than the default. */
+  others: string[];
+  rates: Any;
+  booking: Any;
+  services: Any;
+  cities: Any[];
+  reviews: Any[];
+  redirects: Any[];
+  directories: Any[];
+  venues: Any[];
+  gallery: Any;
+  blog: Any;
+  business: Any;
+  health: Any;
+  /** Post slugs with the languages each exists in (drafts and future posts included). */
+  posts: Map<string, string[]>;
+  /** Flattened text table of a language. */
+  texts(lang: string): Record<string, string>;
+  /** BCP 47 locale of a language (its table's lang.locale). */
+  locale(lang: string): string;
+  /** An amount in the site's currency as the build formats it for `lang`. */
+  money(amount: number, lang: string): string;
+  /** The dist file of a path in a language: ('/rates', 'es') → 'es/rates.html'. */
+  file(routePath: string, lang: string): string;
+}
+
+let cached: ShippedContent | undefined;
+
+/** The shipped content (SHIPPED_CONTENT), parsed once per test file. */
+export function shipped(): ShippedContent {
+  if (cached) return cached;
+  const dir = SHIPPED_CONTENT;
+  const site = yaml('site.yaml');
+  const data = (name: string) => yaml(`data/${name}.yaml`);
+  const tables = new Map<string, Record<string, string>>();
+  const texts = (lang: string) => tables.get(lang) ?? tables.set(lang, flatten(yaml(`i18n/${lang}.yaml`))).get(lang)!;
+  const blogDir = path.join(dir, 'blog');
+  const posts = new Map<string, string[]>();
+  if (existsSync(blogDir))
+    for (const slug of readdirSync(blogDir).sort())
+      posts.set(slug, readdirSync(path.join(blogDir, slug)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort());
+  const business = data('business');
+  const locale = (lang: string) => texts(lang)['lang.locale'] ?? lang;
+  const file = (routePath: string, lang: string) => {
+    const prefixed = lang === site.defaultLanguage ? routePath : routePath === '/' ? `/${lang}` : `/${lang}${routePath}`;
+    return prefixed === '/' ? 'index.html' : `${prefixed.slice(1)}.html`;
+  };
+  cached = {
+    dir,
+    site,
+    pages: yaml('pages.yaml'),
+    languages: site.languages,
+    defaultLanguage: site.defaultLanguage,
+    others: site.languages.filter((l: string) => l !== site.defaultLanguage),
+    rates: data('rates'),
+    booking: data('booking'),
+    services: data('services'),
+    cities: data('cities'),
+    reviews: data('reviews') ?? [],
+    redirects: data('redirects') ?? [],
+    directories: data('directories') ?? [],
+    venues: data('venues') ?? [],
+    gallery: data('gallery'),
+    blog: data('blog'),
+    business,
+    health: data('health'),
+    posts,
+    texts,
+    locale,
+    money: (amount, lang) =>
+      new Intl.NumberFormat(locale(lang), { style: 'currency', currency: business.currency, maximumFractionDigits: 0 }).format(amount),
+    file,
+  };
+  return cached;
+}

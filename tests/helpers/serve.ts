@@ -1,0 +1,32 @@
+/** Build a fixture site and serve it on localhost for browser tests; contexts that never reach out. */
+import type { Server } from 'node:http';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildSite, copyContent, htmlFiles, SHIPPED_CONTENT } from './site.ts';
+import { startStaticServer } from '../../src/server/static.ts';
+
+/** Build a copy of the shipped content (optionally changed), serve it, and return its base URL. */
+export async function serveSite(change?: (content: string) => void): Promise<{ base: string; server: Server; out: string; files: string[]; content: string }> {
+  const content = copyContent(SHIPPED_CONTENT);
+  change?.(content);
+  const { out } = await buildSite(content);
+  const { server, url } = await startStaticServer({ root: out });
+  return { base: url, server, out, files: htmlFiles(out), content };
+}
+
+/** A fresh context that answers every external request itself (tests never reach out). */
+export async function offlineContext(browser: Browser, opts: { width?: number; height?: number; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: opts.height ?? 844 }, storageState: opts.storageState });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+  return context;
+}
+
+/** Wait until the client's second start-up step (after the first paint) has run. */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
+/** The page URL of a built HTML file: `es/rates.html` -> `/es/rates`, `index.html` -> `/`. */
+export function urlOf(file: string): string {
+  const p = file.replace(/\.html$/, '');
+  return p === 'index' ? '/' : `/${p}`;
+}

@@ -1,0 +1,152 @@
+/** The operator's commands, run with the real CLI on fixture copies: version, usage errors, help, check, scaffolding. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postSchema } from '../../src/content/schema.ts';
+import { splitFrontMatter } from '../../src/content/load.ts';
+import { buildSite, copyContent, edit, listFiles, read, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+import { flatten } from '../helpers/content.ts';
+import { parseHtml } from '../helpers/dom.ts';
+
+describe('version, usage errors and help', () => {
+  it('[R-OPS-6] site --version prints the package version', async () => {
+    const r = await runCli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('[R-OPS-6] usage errors exit 2 (unknown command or option, bad or missing argument); a failed build exits 1', async () => {
+    const usage: string[][] = [['bogus'], ['build', '--bogus'], ['serve', '--port', 'eighty'], ['new', 'city', 'x'], ['new', 'post', 'Not A Slug'], ['build', '--base-url', 'not-a-url'], []];
+    for (const args of usage) {
+      const r = await runCli(args);
+      expect(r.code, `site ${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/error|must|not a|--help|Usage/);
+    }
+    const content = copyContent();
+    edit(content, 'data/health.yaml', /lastUpdate: .*\n/, '');
+    const failed = await runCli(['build', '--content', content, '--out', path.join(tmpDir(), 'dist')]);
+    expect(failed.code).toBe(1);
+  });
+
+  it('[R-OPS-6] help wraps cleanly at 80 columns: no line longer, no line broken before it had to be', async () => {
+    const helps: CliResult[] = [];
+    for (const args of [['--help'], ['build', '--help'], ['watch', '--help'], ['serve', '--help'], ['check', '--help'], ['new', '--help'], ['new', 'post', '--help'], ['new', 'language', '--help'], ['new', 'city', '--help'], ['schemas', '--help']]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      helps.push(r);
+    }
+    for (const { stdout } of helps) {
+      const lines = stdout.split('\n');
+      lines.forEach((line, i) => {
+        expect(line.length, line).toBeLessThanOrEqual(80);
+        const next = lines[i + 1];
+        // A continuation (same paragraph: not blank, not a new option or item) must not have fitted on this line.
+        if (!line.trim() || !next?.trim() || /^\s*(-|\S+:$)/.test(next) || /^ {2}\S/.test(next)) return;
+        const indent = /^\s*/.exec(next)![0].length;
+        if (indent !== 0 && indent < 10) return; // examples and sub-lists are laid out by hand
+        const firstWord = next.trim().split(/\s+/)[0]!;
+        expect(line.length + 1 + firstWord.length, `"${line}" was broken before "${firstWord}"`).toBeGreaterThan(80);
+      });
+    }
+  });
+});
+
+describe('site check', () => {
+  it('[R-OPS-6] check reports like build, writes nothing, and its exit code says the result', async () => {
+    const content = copyContent();
+    const before = listFiles(path.dirname(content));
+    const ok = await runCli(['check', '--content', content]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/pages in \d+ languages would be built; nothing was written/);
+    expect(ok.stdout).toMatch(/warning \[sample\]/); // the same warnings build prints
+    expect(listFiles(path.dirname(content))).toEqual(before);
+    // The sample content has warnings: --strict turns them into a failure, as for build.
+    const strict = await runCli(['check', '--content', content, '--strict']);
+    expect(strict.code).toBe(1);
+    edit(content, 'data/business.yaml', /offers: \[/, 'offers: [nonexistent, ');
+    const bad = await runCli(['check', '--content', content]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/data\/business\.yaml:\d+:\d+: error \[reference\] offers\[0\]: "nonexistent" is not a rate tier id/);
+    expect(listFiles(path.dirname(content))).toEqual(before);
+  });
+});
+
+describe('scaffolding: site new post|language|city', () => {
+  let content: string;
+  let out: string;
+  let build: CliResult;
+  let enKeys: string[];
+  const scaffold: CliResult[] = [];
+
+  beforeAll(async () => {
+    content = copyContent();
+    enKeys = Object.keys(flatten(parse(readFileSync(path.join(content, 'i18n/en.yaml'), 'utf8'))));
+    for (const args of [
+      ['new', 'post', 'barcelona-evenings', '--langs', 'en,es', '--content', content],
+      ['new', 'language', 'de', '--content', content],
+      ['new', 'city', 'barcelona', '--timezone', 'Europe/Madrid', '--content', content],
+    ])
+      scaffold.push(await runCli(args));
+    ({ out, result: build } = await buildSite(content, ['--drafts']));
+  });
+
+  it('[R-OPS-6] new post writes each language with front matter valid for the schema, today\'s date and the first category', () => {
+    for (const r of scaffold) expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(path.join(content, 'blog/barcelona-evenings')).sort()).toEqual(['en.md', 'es.md']);
+    const blog = parse(readFileSync(path.join(content, 'data/blog.yaml'), 'utf8'));
+    for (const lang of ['en', 'es']) {
+      const matter = parse(splitFrontMatter(readFileSync(path.join(content, `blog/barcelona-evenings/${lang}.md`), 'utf8'))!.matter);
+      expect(postSchema.safeParse(matter).success, lang).toBe(true);
+      expect(matter.date).toBe(new Date(Number(process.env.SOURCE_DATE_EPOCH ?? '1763800000') * 1000).toISOString().slice(0, 10));
+      expect(matter.category).toBe(blog.categories[0]);
+      expect(matter.draft).toBe(true);
+      expect(existsSync(path.join(out, lang === 'en' ? 'blog/barcelona-evenings.html' : `${lang}/blog/barcelona-evenings.html`)), lang).toBe(true);
+    }
+    expect(existsSync(path.join(out, 'ru/blog/barcelona-evenings.html'))).toBe(false);
+  });
+
+  it('[R-OPS-6] new language writes every key of the default language, marked untranslated; the build counts them and shows the text', () => {
+    const de = flatten(parse(readFileSync(path.join(content, 'i18n/de.yaml'), 'utf8')));
+    expect(Object.keys(de).sort()).toEqual([...enKeys, ...Object.keys(de).filter((k) => k.includes('barcelona'))].sort());
+    expect(parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).languages).toContain('de');
+    const marked = Object.values(de).filter((v) => v.startsWith('[untranslated] ')).length;
+    expect(marked).toBeGreaterThan(enKeys.length - 10);
+    expect(build.stdout).toContain(`i18n/de.yaml: warning [untranslated] ${marked} untranslated key(s) in de`);
+    const page = parseHtml(read(out, 'de/rates.html'));
+    expect(page.documentElement.getAttribute('lang')).toBe('de');
+    expect(page.body.textContent).not.toContain('[untranslated]');
+    const en = flatten(parse(readFileSync(path.join(content, 'i18n/en.yaml'), 'utf8')));
+    expect(page.querySelector('title')!.textContent).toContain(en['page.rates.title']!.split('{')[0]!.trim());
+  });
+
+  it('[R-OPS-6] new city adds its entry, its page in every language and its texts, marked untranslated', () => {
+    const cities = parse(readFileSync(path.join(content, 'data/cities.yaml'), 'utf8'));
+    expect(cities.at(-1)).toMatchObject({ id: 'barcelona', timezone: 'Europe/Madrid', status: 'active' });
+    const languages: string[] = parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).languages;
+    for (const lang of languages) {
+      const file = lang === 'en' ? 'barcelona.html' : `${lang}/barcelona.html`;
+      const doc = parseHtml(read(out, file));
+      expect(doc.querySelector('h1')!.textContent, file).toContain('Barcelona');
+      expect(doc.body.textContent, file).not.toContain('[untranslated]');
+      const name = flatten(parse(readFileSync(path.join(content, `i18n/${lang}.yaml`), 'utf8')))['city.barcelona.name'];
+      expect(name, lang).toBe(lang === 'en' ? 'Barcelona' : '[untranslated] Barcelona');
+      // The build lists the first keys of each language (de has hundreds before these).
+      if (lang !== 'en' && lang !== 'de') expect(build.stdout).toMatch(new RegExp(`untranslated key\\(s\\) in ${lang}[^\\n]*city\\.barcelona\\.name`));
+    }
+  });
+
+  it('[R-OPS-6] --strict fails while texts are untranslated; scaffolding never overwrites', async () => {
+    const strict = await runCli(['check', '--content', content, '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/untranslated key\(s\) in de/);
+    const again = await runCli(['new', 'language', 'de', '--content', content]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/i18n\/de\.yaml already exists/);
+    const city = await runCli(['new', 'city', 'barcelona', '--timezone', 'Europe/Madrid', '--content', content]);
+    expect(city.code).toBe(2);
+    const tz = await runCli(['new', 'city', 'lisbon', '--timezone', 'Mars/Olympus', '--content', content]);
+    expect(tz.code).toBe(2);
+    expect(tz.stderr).toMatch(/not an IANA time zone/);
+  });
+});

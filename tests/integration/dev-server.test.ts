@@ -1,0 +1,132 @@
+/** The local servers: no symlink out of the served folder, no foreign Host, compression as hosts do. */
+import { spawn } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevServer } from '../../src/server/dev.ts';
+import { startStaticServer } from '../../src/server/static.ts';
+import { EPOCH, ROOT, tmpDir } from '../helpers/site.ts';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** GET with exact headers (fetch would decompress and never send a chosen Host). */
+function get(base: string, urlPath: string, headers: Record<string, string> = {}): Promise<Reply> {
+  const url = new URL(urlPath, base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname: url.hostname, port: url.port, path: url.pathname, headers: { Host: url.host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A served folder with a page, a large stylesheet, an image, and symlinks in and out of it. */
+function site(): string {
+  const real = path.join(tmpDir(), 'real');
+  mkdirSync(real);
+  writeFileSync(path.join(real, 'index.html'), `<!doctype html><html><body>${'<p>home page text</p>'.repeat(200)}</body></html>`);
+  writeFileSync(path.join(real, '404.html'), '<!doctype html><html><body>not found page</body></html>');
+  writeFileSync(path.join(real, 'style.css'), 'body { color: #222; }\n'.repeat(300));
+  writeFileSync(path.join(real, 'photo.avif'), Buffer.alloc(4000, 7));
+  symlinkSync('/etc/passwd', path.join(real, 'leak.txt'));
+  symlinkSync('/etc', path.join(real, 'system'));
+  symlinkSync('index.html', path.join(real, 'inner.html'));
+  // Served through a link, as the build publishes it (dist -> .dist.builds/<id>).
+  const link = path.join(path.dirname(real), 'dist');
+  symlinkSync(real, link);
+  return link;
+}
+
+describe('[R-SAFE-6][R-BUILD-8] local servers', () => {
+  const root = site();
+  const servers: { name: string; url: string; close(): Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    const s = await startStaticServer({ root });
+    servers.push({ name: 'static', url: s.url, close: () => new Promise((r) => s.server.close(() => r())) });
+    const d = await startDevServer({ root, port: 0 });
+    servers.push({ name: 'dev', url: d.url, close: () => d.close() });
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it('never follow a symlink out of the served folder (leak.txt -> /etc/passwd is a 404)', async () => {
+    for (const s of servers) {
+      for (const p of ['/leak.txt', '/leak', '/system/passwd', '/system/hostname']) {
+        const r = await get(s.url, p);
+        expect(r.status, `${s.name} ${p}`).toBe(404);
+        expect(r.body.toString(), `${s.name} ${p}`).not.toContain('root:');
+      }
+      // A link that stays inside (and the served folder itself being a link) is fine.
+      expect((await get(s.url, '/inner')).status, s.name).toBe(200);
+      expect((await get(s.url, '/')).body.toString()).toContain('home page text');
+    }
+  });
+
+  it('refuse a foreign Host (DNS rebinding) with 421; answer localhost and the bound address', async () => {
+    for (const s of servers) {
+      const port = new URL(s.url).port;
+      for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`]) {
+        const r = await get(s.url, '/', { Host: host });
+        expect(r.status, `${s.name} Host: ${host}`).toBe(421);
+        expect(r.body.toString()).not.toContain('home page text');
+      }
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, 'localhost']) expect((await get(s.url, '/', { Host: host })).status, `${s.name} Host: ${host}`).toBe(200);
+    }
+  });
+
+  it('compress text as hosts do: brotli or gzip per Accept-Encoding, Vary: Accept-Encoding; images as they are', async () => {
+    for (const s of servers) {
+      const plain = await get(s.url, '/style.css');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+      const br = await get(s.url, '/style.css', { 'Accept-Encoding': 'gzip, deflate, br' });
+      expect(br.headers['content-encoding'], s.name).toBe('br');
+      expect(br.headers.vary).toMatch(/Accept-Encoding/);
+      expect(br.body.byteLength).toBeLessThan(plain.body.byteLength / 4);
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      const gz = await get(s.url, '/', { 'Accept-Encoding': 'gzip, br;q=0' });
+      expect(gz.headers['content-encoding'], s.name).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toContain('home page text');
+      const notFound = await get(s.url, '/missing', { 'Accept-Encoding': 'gzip' });
+      expect(notFound.status).toBe(404);
+      expect(gunzipSync(notFound.body).toString()).toContain('not found page');
+      const image = await get(s.url, '/photo.avif', { 'Accept-Encoding': 'gzip, br' });
+      expect(image.headers['content-encoding']).toBeUndefined();
+      expect(image.body.byteLength).toBe(4000);
+    }
+  });
+
+  it('`site serve --host <address>` binds that address and answers to it, still refusing other names', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'serve', '--out', root, '--port', '0', '--host', '127.0.0.2'], {
+      cwd: ROOT,
+      env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /at (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      expect(new URL(url).hostname).toBe('127.0.0.2');
+      expect((await get(url, '/')).status).toBe(200);
+      expect((await get(url, '/', { Host: 'evil.example' })).status).toBe(421);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});

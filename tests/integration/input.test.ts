@@ -1,0 +1,172 @@
+/**
+ * Strict input: impossible dates, reference and render-time data errors in one run, BOM and CRLF,
+ * binary files, control characters, YAML alias bombs and oversized files (issue 14, part 4).
+ * Every case builds a changed copy of the content with the real CLI.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSite, copyContent, edit, read, runCli, tmpDir } from '../helpers/site.ts';
+
+/** The first post folder and language file of a content copy (found, not named: any content works). */
+function firstPost(content: string): string {
+  const slug = readdirSync(path.join(content, 'blog')).sort()[0]!;
+  const lang = readdirSync(path.join(content, 'blog', slug)).sort()[0]!;
+  return `blog/${slug}/${lang}`;
+}
+
+/** 1-based line of the first line of `file` matching `re`. */
+function lineOf(content: string, file: string, re: RegExp): number {
+  const lines = readFileSync(path.join(content, file), 'utf8').split(/\r?\n/);
+  const i = lines.findIndex((l) => re.test(l));
+  if (i < 0) throw new Error(`${re} not in ${file}`);
+  return i + 1;
+}
+
+async function failingBuild(content: string) {
+  const out = path.join(tmpDir('site-out-'), 'dist');
+  const result = await runCli(['build', '--content', content, '--out', out]);
+  expect(result.code, result.stdout + result.stderr).toBe(1);
+  return result;
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+/** ESC, NUL, bell and the other C0/C1 controls except newline and tab. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+describe('[R-SAFE-4][R-BUILD-2] impossible dates', () => {
+  it('[R-SAFE-4] 2025-02-30 and 2026-13-45 are errors with file:line in posts, health, reviews and timelines', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    edit(c, post, /^date: .*$/m, 'date: 2026-13-45');
+    edit(c, 'data/health.yaml', /^lastUpdate: .*$/m, 'lastUpdate: 2025-02-30');
+    edit(c, 'data/reviews.yaml', /date: \d{4}-\d\d-\d\d/, 'date: 2025-02-29');
+    edit(c, 'data/cities.yaml', /due: \d{4}-\d\d-\d\d/, 'due: 2025-04-31');
+    const { stderr } = await failingBuild(c);
+    const dateError = 'a day that exists in the calendar';
+    const where = [
+      [post, lineOf(c, post, /^date:/), 'date', '2026-13-45'],
+      ['data/health.yaml', lineOf(c, 'data/health.yaml', /^lastUpdate:/), 'lastUpdate', '2025-02-30'],
+      ['data/reviews.yaml', lineOf(c, 'data/reviews.yaml', /2025-02-29/), 'date', '2025-02-29'],
+      ['data/cities.yaml', lineOf(c, 'data/cities.yaml', /2025-04-31/), 'due', '2025-04-31'],
+    ] as const;
+    for (const [file, line, field, value] of where) {
+      expect(stderr).toMatch(new RegExp(`${file.replace(/[./]/g, '\\$&')}:${line}:\\d+: error \\[schema\\] \\S*${field}: expected ${dateError}.*found the text "${value}"`));
+    }
+    // Never dropped silently as a "scheduled" post: the future-looking date is an error, not a warning.
+    expect(stderr).not.toMatch(/scheduled/);
+    expect(count(stderr, dateError)).toBe(4);
+  });
+
+  it('[R-SAFE-4] a real leap day is accepted and shown as that day', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    edit(c, post, /^date: .*$/m, 'date: 2024-02-29');
+    const { out } = await buildSite(c);
+    const [, slug] = post.split('/');
+    const pages = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith(`/${slug}.html`) || f === `${slug}.html`);
+    expect(pages.length).toBeGreaterThan(0);
+    expect(pages.some((p) => /datetime="2024-02-29"/i.test(read(out, p)))).toBe(true);
+  });
+});
+
+describe('[R-SAFE-4][R-BUILD-2] one run reports everything, once each', () => {
+  it('[R-SAFE-4] schema, reference and locale errors come together, each once, with file and field', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    edit(c, 'data/health.yaml', /^lastUpdate: .*$/m, 'lastUpdate: 2025-02-30'); // schema
+    edit(c, 'data/redirects.yaml', /to: \/[a-z0-9-]+/, 'to: /no-such-page'); // reference: redirect target
+    edit(c, 'data/directories.yaml', /to: \/[a-z0-9-]+/, 'to: /no-such-landing'); // reference: directory target
+    edit(c, post, /^category: .*$/m, 'category: no-such-category'); // reference: category
+    const lang = readdirSync(path.join(c, 'i18n')).sort().find((f) => f.endsWith('.yaml'))!;
+    edit(c, `i18n/${lang}`, /^( {2}locale: ).*$/m, '$1en_GB@@bad'); // render-time data: a locale Intl refuses
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(/data\/health\.yaml:\d+:\d+: error \[schema\] lastUpdate:/);
+    expect(stderr).toMatch(/data\/redirects\.yaml:\d+:\d+: error \[reference\] \[\d+\]\.to: target "\/no-such-page"/);
+    expect(stderr).toMatch(/data\/directories\.yaml:\d+:\d+: error \[reference\] \[\d+\]\.to: target "\/no-such-landing"/);
+    expect(stderr).toMatch(new RegExp(`${post.replace(/[./]/g, '\\$&')}:\\d+: error \\[reference\\] category: unknown category "no-such-category"`));
+    const localeLine = lineOf(c, `i18n/${lang}`, /^ {2}locale: /);
+    expect(stderr).toMatch(new RegExp(`i18n/${lang.replace('.', '\\.')}:${localeLine}:\\d+: error \\[locale\\] lang\\.locale: "en_GB@@bad" is not a locale tag`));
+    for (const once of ['no-such-page', 'no-such-landing', 'no-such-category', 'en_GB@@bad', '[schema] lastUpdate:']) expect(count(stderr, once), once).toBe(1);
+    expect(count(stderr, 'Incorrect locale information')).toBeLessThanOrEqual(1);
+  });
+
+  it('[R-SAFE-4] a bad locale alone fails at load, not once per page', async () => {
+    const c = copyContent();
+    const lang = readdirSync(path.join(c, 'i18n')).sort().find((f) => f.endsWith('.yaml'))!;
+    edit(c, `i18n/${lang}`, /^( {2}locale: ).*$/m, '$1x-');
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(/Build failed \(load\): 1 problem/);
+    expect(stderr).toMatch(/error \[locale\] lang\.locale: "x-" is not a locale tag/);
+  });
+});
+
+describe('[R-SAFE-4] text encodings and hostile bytes', () => {
+  it('[R-SAFE-4] a BOM and CRLF line ends are accepted in YAML files and posts', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    const toCrlf = (file: string) => writeFileSync(path.join(c, file), readFileSync(path.join(c, file), 'utf8').replace(/\r?\n/g, '\r\n'));
+    const withBom = (file: string) => writeFileSync(path.join(c, file), `\uFEFF${readFileSync(path.join(c, file), 'utf8')}`);
+    for (const f of ['data/health.yaml', 'site.yaml', post]) toCrlf(f);
+    for (const f of ['data/health.yaml', 'pages.yaml', post]) withBom(f);
+    const title = /^title: "?(.*?)"?\r?$/m.exec(readFileSync(path.join(c, post), 'utf8'))![1]!;
+    const { out, result } = await buildSite(c);
+    expect(result.stderr).not.toMatch(/front matter/);
+    const [, slug] = post.split('/');
+    const pages = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith(`/${slug}.html`));
+    expect(pages.some((p) => read(out, p).includes(title.replace(/&/g, '&amp;').replace(/"/g, '&quot;').slice(0, 20)))).toBe(true);
+  });
+
+  it('[R-SAFE-4] a binary file named .yaml is "not a text file"; no control character reaches the terminal', async () => {
+    const c = copyContent();
+    const binary = Buffer.alloc(4096);
+    for (let i = 0; i < binary.length; i++) binary[i] = i % 256; // NUL, ESC, bell, C1 controls, invalid UTF-8
+    writeFileSync(path.join(c, 'data/health.yaml'), binary);
+    const { stderr, stdout } = await failingBuild(c);
+    expect(stderr).toMatch(/data\/health\.yaml: error \[not-text\] not a text file/);
+    expect(stderr + stdout).not.toMatch(CONTROL);
+    expect(stderr.length).toBeLessThan(2000);
+  });
+
+  it('[R-SAFE-4] control characters in a bad value are escaped in the message and the code frame', async () => {
+    const c = copyContent();
+    edit(c, 'data/health.yaml', /^intervalMonths: .*$/m, 'intervalMonths: "\u001b[2J\u001b]0;pwned\u0007"');
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(/data\/health\.yaml:\d+:\d+: error \[(yaml|schema)\]/);
+    expect(stderr).toContain('\\x1b[2J');
+    expect(stderr).not.toMatch(CONTROL);
+  });
+
+  it('[R-SAFE-4] a 1 KB YAML alias chain in a text table fails fast with a message naming the file and line', async () => {
+    const c = copyContent();
+    const lang = readdirSync(path.join(c, 'i18n')).sort().find((f) => f.endsWith('.yaml'))!;
+    const names = 'abcdefghi';
+    let bomb = `lol_a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n`;
+    for (let i = 1; i < names.length; i++) bomb += `lol_${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(',')}]\n`;
+    const before = readFileSync(path.join(c, `i18n/${lang}`), 'utf8');
+    writeFileSync(path.join(c, `i18n/${lang}`), before + bomb);
+    const firstAlias = before.split('\n').length + 1;
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(new RegExp(`i18n/${lang.replace('.', '\\.')}:${firstAlias}:\\d+: error \\[yaml-aliases\\] YAML aliases`));
+  });
+
+  it('[R-SAFE-4] an oversized content file is refused without parsing it', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    const text = readFileSync(path.join(c, post), 'utf8');
+    writeFileSync(path.join(c, post), text + 'lorem ipsum dolor sit amet '.repeat(100_000));
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(new RegExp(`${post.replace(/[./]/g, '\\$&')}: error \\[too-large\\] the file is 2\\.\\d MB; content files are limited to 2 MB`));
+  });
+
+  it('[R-SAFE-4] front-matter code frames mark the line the header names', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    edit(c, post, /^date: .*$/m, 'date: 2025-02-30');
+    const line = lineOf(c, post, /^date:/);
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(new RegExp(`${post.replace(/[./]/g, '\\$&')}:${line}:\\d+: error`));
+    expect(stderr).toMatch(new RegExp(`^ +> +${line} \\| date: 2025-02-30$`, 'm'));
+  });
+});

@@ -1,0 +1,85 @@
+/** The build replaces only an output folder that is missing, empty or its own (marker). */
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyContent, listFiles, read, runCli, tmpDir } from '../helpers/site.ts';
+
+/** Every file under a folder with its bytes, to prove a refused build touched nothing. */
+function snapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(listFiles(dir).map((f) => [f, readFileSync(path.join(dir, f), 'base64')]));
+}
+
+describe('[R-SAFE-1] output folder safety', () => {
+  it('refuses an unrelated folder holding files: exit 2, clear message, files intact', async () => {
+    const out = path.join(tmpDir(), 'notes');
+    mkdirSync(path.join(out, 'sub'), { recursive: true });
+    writeFileSync(path.join(out, 'thesis.txt'), 'years of work');
+    writeFileSync(path.join(out, 'sub', 'data.yaml'), 'a: 1\n');
+    const before = snapshot(out);
+    const r = await runCli(['build', '--content', copyContent(), '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/did not write.*Nothing was changed/s);
+    expect(snapshot(out)).toEqual(before);
+    expect(existsSync(path.join(path.dirname(out), '.notes.builds'))).toBe(false);
+  });
+
+  it('refuses a file as the output path', async () => {
+    const out = path.join(tmpDir(), 'notes.yaml');
+    writeFileSync(out, 'keep: me\n');
+    const r = await runCli(['build', '--content', copyContent(), '--out', out]);
+    expect(r.code).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe('keep: me\n');
+  });
+
+  it('refuses the images folder of the content being built (the original photos)', async () => {
+    const content = copyContent();
+    const images = path.join(content, 'images');
+    const before = snapshot(images);
+    const r = await runCli(['build', '--content', content, '--out', images]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/inside the content folder|contains the content folder/);
+    expect(snapshot(images)).toEqual(before);
+  });
+
+  it('refuses a folder that contains the content folder', async () => {
+    const content = copyContent();
+    const r = await runCli(['build', '--content', content, '--out', path.dirname(content)]);
+    expect(r.code).toBe(2);
+    expect(existsSync(path.join(content, 'site.yaml'))).toBe(true);
+  });
+
+  it('writes a marker outside the web root, and replaces its own output on the next build', async () => {
+    const content = copyContent();
+    const out = path.join(tmpDir(), 'dist');
+    expect((await runCli(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
+    // The output path is a link into the builds folder, which holds the marker; the site does not.
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    const builds = path.join(path.dirname(out), '.dist.builds');
+    expect(path.resolve(path.dirname(out), readlinkSync(out)).startsWith(builds + path.sep)).toBe(true);
+    expect(existsSync(path.join(builds, 'site-output.json'))).toBe(true);
+    expect(listFiles(out).some((f) => f.includes('site-output'))).toBe(false);
+    writeFileSync(path.join(content, 'i18n', 'en.yaml'), readFileSync(path.join(content, 'i18n', 'en.yaml'), 'utf8') + '\n');
+    expect((await runCli(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
+    expect(read(out, 'index.html')).toContain('<html');
+  });
+
+  it('accepts an empty folder, and migrates a real output folder written by the earlier tool', async () => {
+    const content = copyContent();
+    const empty = path.join(tmpDir(), 'dist');
+    mkdirSync(empty);
+    expect((await runCli(['build', '--content', content, '--out', empty, '-q'])).code).toBe(0);
+    expect(lstatSync(empty).isSymbolicLink()).toBe(true);
+    // The earlier tool wrote a real folder: same files, no link, no marker.
+    const legacy = path.join(tmpDir(), 'dist');
+    cpSync(empty, legacy, { recursive: true, dereference: true });
+    expect(lstatSync(legacy).isDirectory()).toBe(true);
+    const files = listFiles(legacy);
+    const r = await runCli(['build', '--content', content, '--out', legacy, '-q']);
+    expect(r.stderr).not.toMatch(/error|refused|did not write/i);
+    expect(r.code).toBe(0);
+    expect(lstatSync(legacy).isSymbolicLink()).toBe(true);
+    expect(listFiles(legacy)).toEqual(files);
+    const builds = listFiles(path.join(path.dirname(legacy), '.dist.builds'));
+    expect(builds.filter((f) => f.endsWith('/index.html'))).toHaveLength(1); // the old copy is gone
+  });
+});
