@@ -6,7 +6,7 @@ import { zonedInstant, zonedToday } from './zoned.ts';
 export const OPEN_DELAY = 100;
 const REQUIRED = ['name', 'date', 'time', 'duration', 'location'] as const;
 
-/** Field errors (text keys of data.texts) for the values; empty when the request can go. */
+/** Field errors (keys of the form's data-texts) for the values; empty when the request can go. */
 export function validateBooking(v: BookingFields, now: number, booking: ClientData['booking']): Partial<Record<keyof BookingFields, string>> {
   const errors: Partial<Record<keyof BookingFields, string>> = {};
   for (const k of REQUIRED) if (!v[k]?.trim()) errors[k] = 'required';
@@ -33,6 +33,15 @@ export function openWhatsApp(url: string, onBlocked: () => void): void {
   }, OPEN_DELAY);
 }
 
+/** The form's texts (`data-texts`, JSON written by the template); none if it is unreadable. */
+function parseTexts(json: string | undefined): Record<string, string> {
+  try {
+    return json ? (JSON.parse(json) as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
 export interface BookingDeps {
   data: ClientData;
   variant: () => string;
@@ -44,6 +53,7 @@ export function initBooking(deps: BookingDeps): void {
   const form = document.querySelector<HTMLFormElement>('form[data-booking]');
   if (!form) return;
   const { data } = deps;
+  const texts = parseTexts(form.dataset.texts);
   const success = document.querySelector<HTMLElement>('[data-booking-success]');
   const status = form.querySelector<HTMLElement>('[data-form-status]')!;
   const spinner = form.querySelector<HTMLElement>('[data-spinner]');
@@ -70,7 +80,7 @@ export function initBooking(deps: BookingDeps): void {
     const box = document.getElementById(`booking-${name}-error`);
     if (!input || !box) return;
     if (key) {
-      box.textContent = data.texts[key] ?? key;
+      box.textContent = texts[key] ?? key;
       box.hidden = false;
       input.setAttribute('aria-invalid', 'true');
       input.setAttribute('aria-describedby', box.id);
@@ -92,7 +102,7 @@ export function initBooking(deps: BookingDeps): void {
     for (const k of FIELD_ORDER) setError(k, errors[k]);
     const first = FIELD_ORDER.find((k) => errors[k]);
     if (first) {
-      status.textContent = errors.time === 'tooSoon' && Object.keys(errors).length === 1 ? data.texts.tooSoon! : data.texts.summary!;
+      status.textContent = errors.time === 'tooSoon' && Object.keys(errors).length === 1 ? texts.tooSoon ?? 'tooSoon' : texts.summary ?? 'summary';
       status.hidden = false;
       (form.elements.namedItem(first) as HTMLElement).focus();
       return;
@@ -103,7 +113,7 @@ export function initBooking(deps: BookingDeps): void {
     if (spinner) spinner.hidden = false;
     form.setAttribute('aria-busy', 'true');
     openWhatsApp(whatsappUrl(data.whatsapp, text), () => {
-      status.textContent = data.texts.blocked!;
+      status.textContent = texts.blocked ?? 'blocked';
       status.hidden = false;
     });
     setTimeout(() => {

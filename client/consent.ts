@@ -12,15 +12,23 @@ export function readConsent(mode: boolean, store: Store, key: string): ConsentSt
   return v === 'granted' || v === 'denied' ? v : 'unset';
 }
 
-/** Show the banner when no choice is stored; wire its buttons and the reopen links. */
-export function initConsentBanner(state: ConsentState, onChoice: (choice: 'granted' | 'denied') => void): void {
+/**
+ * Show the banner when no choice is stored. Called before the first paint, so the banner is part
+ * of it rather than a later, larger paint (it would become the page's LCP element).
+ */
+export function showConsentBanner(state: ConsentState): void {
+  const banner = document.querySelector<HTMLElement>('[data-consent]');
+  if (banner && state === 'unset') banner.hidden = false;
+}
+
+/** Wire the banner's buttons and the reopen links. */
+export function initConsentBanner(onChoice: (choice: 'granted' | 'denied') => void): void {
   const banner = document.querySelector<HTMLElement>('[data-consent]');
   if (!banner) return;
   const show = () => {
     banner.hidden = false;
     banner.querySelector<HTMLButtonElement>('[data-consent-choice]')?.focus({ preventScroll: true });
   };
-  if (state === 'unset') banner.hidden = false;
   banner.addEventListener('click', (e) => {
     const button = (e.target as Element).closest<HTMLButtonElement>('[data-consent-choice]');
     if (!button) return;

@@ -11,7 +11,7 @@ import { initCarousel } from './gallery.ts';
 import { initDialogs } from './dialog.ts';
 import { initScrollButtons } from './scroll.ts';
 import { initLanguage } from './language.ts';
-import { initConsentBanner, readConsent, type ConsentState } from './consent.ts';
+import { initConsentBanner, readConsent, showConsentBanner, type ConsentState } from './consent.ts';
 import { currentTouch, parseAttribution, reference, updateAttribution, type Attribution } from './attribution.ts';
 import { chooseVariant } from './variant.ts';
 import { applyVariant, initCtaDismiss, showCtaLine, watchEngagement } from './cta.ts';
@@ -49,11 +49,12 @@ function afterFirstPaint(fn: () => void): void {
 
 function run(data: ClientData): void {
   const k = storageKeys(data.storageKey);
-  // Before the first paint: the saved-language redirect and the call-to-action variant, both
-  // visible at once.
+  // Before the first paint: the saved-language redirect, the consent banner and the
+  // call-to-action variant, all visible at once.
   initLanguage(local, k.lang, data.languages, data.defaultLanguage, data.base);
   const tracker = createTracker();
   let consent: ConsentState = readConsent(data.consentMode, local, k.consent);
+  showConsentBanner(consent);
   const url = new URL(location.href);
   const touch = currentTouch(url, document.referrer, data.tracking.referrers);
 
@@ -168,7 +169,7 @@ function run(data: ClientData): void {
     }
 
     if (consent === 'granted') start();
-    initConsentBanner(consent, (choice) => {
+    initConsentBanner((choice) => {
       consent = choice;
       local.set(k.consent, choice);
       if (choice === 'granted') start();

@@ -38,11 +38,7 @@ export interface ClientData {
   tracking: { directorySources: readonly string[]; referrers: Readonly<Record<string, string>>; attributionDays: number };
   /** The 3-hour rule; `timezone` is the default city's (the form's chosen city overrides it). */
   booking: { minAdvanceHours: number; timezone: string };
-  /** Validation and status texts in the page's language. */
-  texts: Record<string, string>;
 }
-
-const CLIENT_TEXTS = ['required', 'invalidEmail', 'invalidPhone', 'tooSoon', 'invalidDate', 'summary', 'sending', 'blocked'] as const;
 
 /** The city a page is about (from its route), else "general". */
 export function cityOf(route: Route): string {
@@ -104,6 +100,5 @@ export function clientData(site: Site, route: Route, t: Translate): ClientData {
     },
     tracking: { directorySources: site.tracking.directorySources, referrers: site.tracking.referrers, attributionDays: site.tracking.attributionDays },
     booking: { minAdvanceHours: site.booking.minAdvanceHours, timezone: defaultCity(site).timezone },
-    texts: Object.fromEntries(CLIENT_TEXTS.map((k) => [k, t(`booking.error.${k}`, { hours: site.booking.minAdvanceHours, phone: site.config.contact.phone })])),
   };
 }

@@ -2,6 +2,9 @@ import type { PageContext } from '../../src/render/context.ts';
 import type { ReactNode } from 'react';
 import { ContactButtons, displayPhone, PageIntro, ServiceRules, tierOf, tierPrice } from '../components/Blocks.tsx';
 
+/** The form's validation and status texts (`booking.error.<key>`), read by the client script. */
+const FORM_TEXTS = ['required', 'invalidEmail', 'invalidPhone', 'tooSoon', 'invalidDate', 'summary', 'blocked'] as const;
+
 /**
  * The booking request form. It never posts anywhere: the client script validates it and hands
  * it to WhatsApp. Without JavaScript the no-script stylesheet hides it and direct contact is offered.
@@ -10,6 +13,8 @@ export function Booking({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   // Preselected: the first active city; the client switches to ?city=<id> (city pages link so).
   const chosen = site.cities.find((c) => c.status === 'active') ?? site.cities[0]!;
+  // Validation and status texts travel with the form (data-texts), not in every page's site data.
+  const texts = Object.fromEntries(FORM_TEXTS.map((k) => [k, t(`booking.error.${k}`, { hours: site.booking.minAdvanceHours, phone: site.config.contact.phone })]));
   const zoneLine = (c: typeof chosen) => t('booking.timezone', { city: t(`city.${c.id}.name`), cityId: c.id, zone: c.timezone });
   const field = (id: string, input: ReactNode, hint?: string) => (
     <div className="field" data-field={id}>
@@ -37,7 +42,7 @@ export function Booking({ ctx }: { ctx: PageContext }) {
             <ContactButtons ctx={ctx} context="booking-noscript" />
           </div>
         </noscript>
-        <form className="booking-form" data-booking data-js-only noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.booking.minAdvanceHours}>
+        <form className="booking-form" data-booking data-js-only noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
           {field(
             'city',
             <select id="booking-city" name="city" required defaultValue={chosen.id} aria-describedby="booking-timezone">

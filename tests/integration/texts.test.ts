@@ -77,9 +77,11 @@ describe('[R-VIS-6] plural forms and decimals per language', () => {
         const advance = expected(textOf(table, 'rules.advance'), locale, {}, { 'booking:minAdvanceHours': c.hours });
         expect(textContent(rules, 'li'), `${lang} ${c.hours} hours (${plural.select(c.hours)})`).toContain(advance);
         // Client texts (booking validation) go through the same formatter.
-        const data = JSON.parse(parseHtml(rules).querySelector('#site-data')!.textContent!) as { phone: string; texts: Record<string, string> };
+        const doc = parseHtml(rules);
+        const data = JSON.parse(doc.querySelector('#site-data')!.textContent!) as { phone: string };
+        const texts = JSON.parse(doc.querySelector('form[data-booking]')!.getAttribute('data-texts')!) as Record<string, string>;
         const tooSoon = expected(textOf(table, 'booking.error.tooSoon'), locale, { hours: c.hours, phone: data.phone }, { 'booking:minAdvanceHours': c.hours });
-        expect(data.texts.tooSoon).toBe(tooSoon);
+        expect(texts.tooSoon).toBe(tooSoon);
       });
     });
   }
