@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run lighthouse`: audit an existing `dist/` the way a search engine or a phone sees it.
 // Serves dist/ on 127.0.0.1 with the project's production-like server (src/server/dev.ts, as `site serve`,
-// bundled on the fly) plus the headers of dist/_headers, runs Lighthouse 12 (mobile, default
+// bundled on the fly) with the host-neutral rules of dist.host/rules.json (301s, 404 pages, headers:
+// the CSP is exercised) and brotli/gzip as hosts send it, runs Lighthouse 12 (mobile, default
 // throttling) with Debian's Chromium on the key pages, checks every link of the site with
 // linkinator (nothing outside 127.0.0.1 is fetched), prints a table and fails below the targets.
 //
@@ -54,8 +55,8 @@ if (!existsSync(chromePath)) {
 }
 
 /**
- * Bundle the project's local server (src/server/dev.ts: static files plus the rules of
- * dist/_redirects and dist/_headers, as `site serve` applies them), cached by the sources' content.
+ * Bundle the project's local server (src/server/dev.ts: static files plus the build's rules, as
+ * `site serve` applies them), cached by the sources' content.
  */
 async function loadDevServer() {
   const dir = path.join(root, 'src', 'server');
@@ -94,7 +95,7 @@ const fmt = {
 };
 
 const { startDevServer } = await loadDevServer();
-if (!existsSync(path.join(dist, '_headers'))) console.warn('warning: dist/_headers missing; serving without its headers');
+if (!existsSync(path.join(`${dist}.host`, 'rules.json'))) console.warn(`warning: ${path.basename(dist)}.host/rules.json missing; serving without the build's headers`);
 const devServer = await startDevServer({ root: dist, port: 0 });
 const { server, url: base } = devServer;
 
@@ -181,7 +182,7 @@ const broken = linkResult.links.filter((l) => l.state === LinkState.BROKEN);
 const skipped = linkResult.links.length - checked.length;
 
 const header = `${'page'.padEnd(26)} ${'perf'.padStart(5)} ${'a11y'.padStart(5)} ${'bp'.padStart(5)} ${'seo'.padStart(5)} ${'LCP s'.padStart(6)} ${'CLS'.padStart(5)} ${'TBT ms'.padStart(6)}`;
-console.log(`\n${versions}: mobile, simulated throttling, median of ${runs} run(s), ${base} with dist/_headers applied (${new Date().toISOString().slice(0, 10)})`);
+console.log(`\n${versions}: mobile, simulated throttling, median of ${runs} run(s), ${base} with the build's headers, compressed (${new Date().toISOString().slice(0, 10)})`);
 console.log(header);
 console.log('-'.repeat(header.length));
 for (const r of rows) {

@@ -16,7 +16,8 @@ export function City({ ctx }: { ctx: PageContext }) {
       <div className="container">
         <PageIntro kicker={city.status === 'upcoming' ? t('city.upcoming') : t('city.available')} title={t(k('title'))} intro={t(k('intro'))} />
         <ContactButtons ctx={ctx} context={`city-${city.id}`} />
-        {image && <Picture ctx={ctx} file={image.file} alt={t(`gallery.image.${image.id}.alt`)} className="city-image" sizes="(min-width: 1100px) 1040px, 100vw" />}
+        {/* In the first screen on phones and usually the largest element: loaded with priority. */}
+        {image && <Picture ctx={ctx} file={image.file} alt={t(`gallery.image.${image.id}.alt`)} priority className="city-image" sizes="(min-width: 1100px) 1040px, 100vw" />}
       </div>
       {city.areas.length > 0 && (
         <Section id="areas" title={t('city.areasTitle', { city: t(k('name')), cityId: city.id })}>
