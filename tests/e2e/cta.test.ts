@@ -1,9 +1,8 @@
 /** The call to action in Chromium: a card that never covers content and can be dismissed, a phone bar. */
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { offlineContext, serveSite, settled } from '../helpers/serve.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { browserOnSite, offlineContext, settled } from '../helpers/serve.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
@@ -35,21 +34,12 @@ async function coveredBy(page: Page, selector: string): Promise<string[]> {
 }
 
 describe.skipIf(!hasChrome)('call to action (home page)', () => {
-  let browser: Browser;
-  let base: string;
-  let server: Server;
-  beforeAll(async () => {
-    [browser, { base, server }] = await Promise.all([launchBrowser(), serveSite()]);
-  });
-  afterAll(async () => {
-    server?.close();
-    await browser?.close();
-  });
+  const env = browserOnSite();
 
   it('[R-VIS-3] at 1280 px the card floats beside the content, never over a link or price, and stays dismissed for the session', async () => {
-    const context = await offlineContext(browser, { width: 1280, height: 800 });
+    const context = await offlineContext(env.browser, { width: 1280, height: 800 });
     const page = await context.newPage();
-    await page.goto(`${base}/`);
+    await page.goto(`${env.base}/`);
     await settled(page);
     await page.locator('[data-consent] button').last().click();
     const card = page.locator('[data-cta]');
@@ -64,19 +54,19 @@ describe.skipIf(!hasChrome)('call to action (home page)', () => {
     await settled(page);
     expect(await card.isVisible()).toBe(false);
     await context.close();
-    // A new browser session shows it again.
-    const next = await offlineContext(browser, { width: 1280, height: 800 });
+    // A new env.browser session shows it again.
+    const next = await offlineContext(env.browser, { width: 1280, height: 800 });
     const again = await next.newPage();
-    await again.goto(`${base}/`);
+    await again.goto(`${env.base}/`);
     await settled(again);
     expect(await again.locator('[data-cta]').isVisible()).toBe(true);
     await next.close();
   });
 
   it('[R-VIS-3] at 390 px a compact sticky bar offers WhatsApp and a call, covers nothing the page cannot scroll out from under it, and can be dismissed', async () => {
-    const context = await offlineContext(browser, { width: 390, height: 844 });
+    const context = await offlineContext(env.browser, { width: 390, height: 844 });
     const page = await context.newPage();
-    await page.goto(`${base}/`);
+    await page.goto(`${env.base}/`);
     await settled(page);
     await page.locator('[data-consent] button').last().click();
     const bar = page.locator('[data-cta-bar]');
@@ -106,10 +96,10 @@ describe.skipIf(!hasChrome)('call to action (home page)', () => {
   });
 
   it('[R-VIS-3][R-JS-6] the urgency line (45 s, fewer than 2 interactions) and the valued-customer line (120 s) appear in the card and in the bar', async () => {
-    const context = await offlineContext(browser, { width: 390, height: 844 });
+    const context = await offlineContext(env.browser, { width: 390, height: 844 });
     const page = await context.newPage();
     await page.clock.install();
-    await page.goto(`${base}/`);
+    await page.goto(`${env.base}/`);
     await page.clock.runFor(1_000);
     const visible = (sel: string) => page.locator(sel).isVisible();
     expect(await visible('[data-cta-bar] [data-cta-urgency]')).toBe(false);

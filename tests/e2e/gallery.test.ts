@@ -1,13 +1,12 @@
 /** Gallery on phones (swipe, image size) and the Instagram link on wide screens and in the footer. */
-import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
 import { SHIPPED_CONTENT } from '../helpers/site.ts';
-import { offlineContext, serveSite, settled } from '../helpers/serve.ts';
+import { browserOnSite, offlineContext, settled } from '../helpers/serve.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
@@ -26,22 +25,13 @@ async function swipe(page: Page, selector: string, dx: number): Promise<void> {
 }
 
 describe.skipIf(!hasChrome)('gallery and social links', () => {
-  let browser: Browser;
-  let base: string;
-  let server: Server;
-  beforeAll(async () => {
-    [browser, { base, server }] = await Promise.all([launchBrowser(), serveSite()]);
-  });
-  afterAll(async () => {
-    server?.close();
-    await browser?.close();
-  });
+  const env = browserOnSite();
 
   it('[R-UI-5][R-JS-2] on a phone a swipe moves the gallery both ways (wrapping), and the main image is as wide as the thumbnails', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, body: '' }));
     const page = await context.newPage();
-    await page.goto(`${base}/`);
+    await page.goto(`${env.base}/`);
     await settled(page);
     const g = '[data-carousel]:not([data-featured] *)';
     const carousel = page.locator(g).first();
@@ -68,10 +58,10 @@ describe.skipIf(!hasChrome)('gallery and social links', () => {
 
   it('[R-UI-12] Instagram is linked in the header at 1200 and 1280 px and in the footer, in every language', async () => {
     const instagram = site.social.instagram!;
-    const context = await offlineContext(browser, { width: 1200, height: 800 });
+    const context = await offlineContext(env.browser, { width: 1200, height: 800 });
     const page = await context.newPage();
     for (const lang of site.languages) {
-      await page.goto(`${base}/${lang === site.defaultLanguage ? '' : lang}`);
+      await page.goto(`${env.base}/${lang === site.defaultLanguage ? '' : lang}`);
       for (const width of [1200, 1280]) {
         await page.setViewportSize({ width, height: 800 });
         const link = page.locator(`header a[href="${instagram}"]`).filter({ visible: true });

@@ -1,6 +1,8 @@
 /** Build a fixture site and serve it on localhost for browser tests; contexts that never reach out. */
 import type { Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser.ts';
 import { buildSite, copyContent, htmlFiles, SHIPPED_CONTENT } from './site.ts';
 import { startStaticServer } from '../../src/server/static.ts';
 
@@ -11,6 +13,30 @@ export async function serveSite(change?: (content: string) => void): Promise<{ b
   const { out } = await buildSite(content);
   const { server, url } = await startStaticServer({ root: out });
   return { base: url, server, out, files: htmlFiles(out), content };
+}
+
+/**
+ * Chromium and the shipped site served, for the tests of the calling describe block: started
+ * before them, stopped after. Read `browser` and `base` inside tests (they are set by then).
+ */
+export function browserOnSite(): { readonly browser: Browser; readonly base: string } {
+  let browser: Browser | undefined;
+  let site: Awaited<ReturnType<typeof serveSite>> | undefined;
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchBrowser(), serveSite()]);
+  });
+  afterAll(async () => {
+    site?.server.close();
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      return browser!;
+    },
+    get base() {
+      return site!.base;
+    },
+  };
 }
 
 /** A fresh context that answers every external request itself (tests never reach out). */
