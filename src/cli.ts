@@ -10,7 +10,7 @@ import { runWorkerRole } from './render/parallel.ts';
 import type { BuildConfig } from './config.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
 import { readRecord } from './output/carry.ts';
-import { inspectOutput, removeLeftovers, restoreInterrupted } from './output/publish.ts';
+import { inspectOutput, OutputRefused, removeLeftovers, restoreInterrupted } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
@@ -297,7 +297,8 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     console.error(`site: ${(err as Error).message}`);
-    return err instanceof UsageError || !(err instanceof BuildError) ? USAGE_EXIT : 1;
+    // A usage error or a refused output folder: nothing was touched (2). Anything else failed (1).
+    return err instanceof UsageError || err instanceof OutputRefused ? USAGE_EXIT : 1;
   }
   return code;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cacheDir, projectRoot } from './project.ts';
 import { HOSTS, type HostName } from './output/hosts/types.ts';
 import { checkOutputPath } from './output/publish.ts';
+import { UsageError } from './commands/usage.ts';
 
 export interface BuildConfig {
   contentDir: string;
@@ -25,7 +26,7 @@ export interface BuildConfig {
 export function buildDate(env: NodeJS.ProcessEnv = process.env, now = Date.now()): string {
   const epoch = env.SOURCE_DATE_EPOCH;
   if (epoch !== undefined && epoch !== '') {
-    if (!/^\d+$/.test(epoch)) throw new Error(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epoch}"`);
+    if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epoch}"`);
     return new Date(Number(epoch) * 1000).toISOString().slice(0, 10);
   }
   return new Date(now).toISOString().slice(0, 10);
@@ -48,9 +49,9 @@ export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfi
   const contentDir = path.resolve(cwd, opts.content ?? 'content');
   const outDir = path.resolve(cwd, opts.out ?? 'dist');
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.baseUrl))
-    throw new Error(`--base-url must be an absolute http(s) URL such as https://example.com, got "${opts.baseUrl}"`);
+    throw new UsageError(`--base-url must be an absolute http(s) URL such as https://example.com, got "${opts.baseUrl}"`);
   if (opts.host !== undefined && !(HOSTS as readonly string[]).includes(opts.host))
-    throw new Error(`--host must be one of ${HOSTS.join(', ')}, got "${opts.host}"`);
+    throw new UsageError(`--host must be one of ${HOSTS.join(', ')}, got "${opts.host}"`);
   const templatesDir = path.resolve(cwd, opts.templates ?? path.join(root, 'templates'));
   const clientDir = path.resolve(cwd, opts.client ?? path.join(root, 'client'));
   // The output folder is replaced wholesale: never a folder that holds or lies among the sources.

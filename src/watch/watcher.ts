@@ -109,18 +109,26 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       clearInterval(watchdog);
     }
   };
+  /** Print a rebuild and tell the browser (the server is up before the first report). */
   const report = (r: RebuildReport) => {
     opts.log(formatReport(r, served));
     opts.onReport?.(r);
     if (r.ok) {
       served = true;
-      server.reload();
-    } else server.setError(r.error);
+      server?.reload();
+    } else server?.setError(r.error);
   };
   // The server starts first, so a first build that fails (or never ends) is shown in the browser too.
-  const server = await startDevServer({ root: config.outDir, port: opts.port, host: opts.host, reloadScript: await bundleReloadScript(config.clientDir) });
-  const first = await rebuild([]);
-  report(first);
+  // If starting fails (address not available, every port taken, the worker gone), nothing may stay
+  // behind: a live render thread or socket would keep the process from exiting.
+  let server: DevServer | undefined;
+  try {
+    server = await startDevServer({ root: config.outDir, port: opts.port, host: opts.host, reloadScript: await bundleReloadScript(config.clientDir) });
+    report(await rebuild([]));
+  } catch (err) {
+    await Promise.allSettled([worker.terminate(), server?.close()]);
+    throw err;
+  }
 
   const pending = new Set<string>();
   /** Modification time of each changed file when a rebuild took it. */

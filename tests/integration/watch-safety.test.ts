@@ -133,6 +133,27 @@ describe('[R-SAFE-5][R-BUILD-7] watch survives broken starts, vanishing folders 
 });
 
 describe('[R-SAFE-5] stopping', () => {
+  it('[R-SAFE-5] a watch that cannot start its server (address not available) exits with the error instead of hanging', async () => {
+    // 192.0.2.1 is TEST-NET-1: never an address of this machine. Before the fix the render thread
+    // it had started kept the process alive after the error, deaf to SIGTERM.
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/site.js'), 'watch', '--host', '192.0.2.1', '--port', '0'], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (c) => (out += c));
+    child.stderr!.on('data', (c) => (out += c));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(-1);
+      }, 30_000);
+      child.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/EADDRNOTAVAIL|address not available/);
+  });
+
   it('[R-SAFE-5] SIGTERM stops watch (exit 0) even while a render is stuck in a loop', async () => {
     const s = startWatch(() => undefined, { SITE_RENDER_LIMIT_MS: '600000' });
     await connect(s);
