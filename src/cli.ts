@@ -267,7 +267,7 @@ export async function main(argv: string[]): Promise<number> {
       code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. site check lists what is left; build --strict fails while any remains.`]);
     });
   contentOption(scaffold.command('city <id>'))
-    .description('Add a city: its entry in data/cities.yaml, its page in pages.yaml, its WhatsApp city line and its texts in every language (drafted from the first city, marked untranslated).')
+    .description('Add a city: its entry in data/cities.yaml (its page, booking option, listings and WhatsApp city line follow) and its texts in every language (drafted from the first city, marked untranslated).')
     .requiredOption('--timezone <zone>', 'IANA time zone, such as Europe/Madrid')
     .option('--name <name>', 'name in the default language (default: from the id)')
     .option('--path <path>', 'URL path of the city page (default: /<id>)')

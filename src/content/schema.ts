@@ -17,6 +17,15 @@ export function isRealDate(text: string): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
+/** True for a time zone the platform knows (IANA: Europe/Madrid, America/Argentina/Buenos_Aires, UTC). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 /** The one date schema of every content file: the pattern, then a day that exists in the calendar. */
 const isoDate = z
   .string()
@@ -220,7 +229,7 @@ export const citiesSchema = z.array(
     id,
     /** URL path of the city's page, built in every language (its page id is the city id). */
     path: routePath,
-    timezone: z.string().regex(/^[A-Za-z]+\/[A-Za-z_]+$/, 'an IANA time zone like Europe/Madrid'),
+    timezone: z.string().refine(isTimeZone, 'an IANA time zone like Europe/Madrid'),
     status: z.enum(['active', 'upcoming']),
     /** Gallery image id (data/gallery.yaml) shown on the city page. */
     image: id.optional(),

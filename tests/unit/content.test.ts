@@ -123,3 +123,15 @@ describe('markdown', () => {
     expect(md('## Ужин в Мадриде')).toContain('id="ужин-в-мадриде"');
   });
 });
+
+describe('[R-OPS-2] city time zones', () => {
+  it('accepts every IANA zone the platform knows (three-part names, UTC), refuses others; the same check as `site new city`', async () => {
+    const { citiesSchema, isTimeZone } = await import('../../src/content/schema.ts');
+    const city = (timezone: string) => citiesSchema.safeParse([{ id: 'x', path: '/x', timezone, status: 'active' }]).success;
+    for (const zone of ['Europe/Madrid', 'America/Argentina/Buenos_Aires', 'America/Port-au-Prince', 'UTC']) {
+      expect(city(zone), zone).toBe(true);
+      expect(isTimeZone(zone), zone).toBe(true);
+    }
+    for (const zone of ['Mars/Olympus_Mons', 'Europe/Madird', '']) expect(city(zone), zone).toBe(false);
+  });
+});
