@@ -39,10 +39,13 @@ export function tierOf(ctx: PageContext, id: string): PageContext['site']['rates
   return ctx.site.rates.tiers.find((t) => t.id === id)!;
 }
 
-/** A tier's price on a card or page: "from" as the tier says (or always, with `from`). */
+/**
+ * A tier's price wherever it is shown (rates page, cards, service pages): "from" and "on request"
+ * as the tier says (or "from" always, with `from`), so one tier reads the same everywhere.
+ */
 export function tierPrice(ctx: PageContext, id: string, opts: { from?: boolean } = {}): string {
   const tier = tierOf(ctx, id);
-  return price(ctx, tier.price, { from: opts.from ?? tier.from });
+  return price(ctx, tier.price, { from: opts.from ?? tier.from, onRequest: tier.onRequest });
 }
 
 /** The service rules stated everywhere bookings are discussed. */

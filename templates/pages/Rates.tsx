@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.ts';
-import { PageIntro, price, Section, ServiceRules, NextSteps } from '../components/Blocks.tsx';
+import { PageIntro, price, Section, ServiceRules, NextSteps, tierPrice } from '../components/Blocks.tsx';
 
 /** Rates: tiers with badges and duration labels, extras, service rules. */
 export function Rates({ ctx }: { ctx: PageContext }) {
@@ -14,7 +14,7 @@ export function Rates({ ctx }: { ctx: PageContext }) {
               <span className="badge">{t(`badge.${tier.badge}`)}</span>
               <h2>{t(`rates.tier.${tier.id}.name`)}</h2>
               <p className="price">
-                <strong className="price-amount">{price(ctx, tier.price, tier)}</strong>
+                <strong className="price-amount">{tierPrice(ctx, tier.id)}</strong>
               </p>
               <p className="muted">{t(`duration.${tier.duration}`)}</p>
               <p>{t(`rates.tier.${tier.id}.description`)}</p>
