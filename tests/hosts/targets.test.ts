@@ -114,6 +114,27 @@ describe('host targets', () => {
     const html = request('/rates');
     run(html);
     expect(respond(html).headers['cache-control']!.value).toBe('no-cache');
+
+    // The response-headers policy carries every header of the build, with the build's values.
+    const common = (JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { common: [string, string][] }).common;
+    const policy = JSON.parse(readFileSync(path.join(`${out}.host`, 'response-headers-policy.json'), 'utf8')) as {
+      SecurityHeadersConfig: Record<string, Record<string, unknown>>;
+      CustomHeadersConfig: { Quantity: number; Items: { Header: string; Value: string }[] };
+    };
+    const sec = policy.SecurityHeadersConfig;
+    const custom = policy.CustomHeadersConfig;
+    expect(custom.Quantity).toBe(custom.Items.length);
+    for (const [name, value] of common) {
+      const inPolicy: Record<string, () => unknown> = {
+        'content-security-policy': () => sec.ContentSecurityPolicy?.ContentSecurityPolicy,
+        'strict-transport-security': () => `max-age=${sec.StrictTransportSecurity?.AccessControlMaxAgeSec}${sec.StrictTransportSecurity?.IncludeSubdomains ? '; includeSubDomains' : ''}`,
+        'x-content-type-options': () => (sec.ContentTypeOptions ? 'nosniff' : undefined),
+        'referrer-policy': () => sec.ReferrerPolicy?.ReferrerPolicy,
+        'x-frame-options': () => sec.FrameOptions?.FrameOption,
+      };
+      const got = inPolicy[name.toLowerCase()]?.() ?? custom.Items.find((i) => i.Header === name)?.Value;
+      expect(got, name).toBe(value);
+    }
   });
 });
 
