@@ -67,8 +67,8 @@ export interface BuildOptions {
   workerEntry?: URL;
   /** Which routes to render, decided once the site is loaded (watch: what a change affects); default all. */
   plan?: (site: Site, routes: RouteTable) => ((route: Route) => boolean) | undefined;
-  /** Called as each route starts rendering on this thread (watch reports it to its watchdog). */
-  onRoute?: (route: Route) => void;
+  /** Called as each route starts rendering on this thread, then with `undefined` when none is left (watch reports it to its watchdog). */
+  onRoute?: (route: Route | undefined) => void;
 }
 
 export interface BuildResult {

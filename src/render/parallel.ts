@@ -98,8 +98,8 @@ export async function renderClaimed(
   env: RenderEnv,
   writer: Writer,
   tally: RenderTally,
-  /** Told before each route renders (watch: its watchdog names a render that never ends). */
-  onRoute?: (route: Route) => void,
+  /** Told before each route renders, and `undefined` once this thread has no more (watch: its watchdog names a render that never ends). */
+  onRoute?: (route: Route | undefined) => void,
   /** Told how many routes every thread has claimed so far (the progress line). */
   report?: (claimed: number) => void,
 ): Promise<void> {
@@ -107,7 +107,10 @@ export async function renderClaimed(
     const start = Atomics.add(counter, 0, CHUNK);
     // Routes claimed by every thread so far: the progress line (timers cannot fire in this loop).
     report?.(start);
-    if (start >= routes.length) return;
+    if (start >= routes.length) {
+      onRoute?.(undefined);
+      return;
+    }
     const end = Math.min(start + CHUNK, routes.length);
     for (let i = start; i < end; i++) {
       const route = routes[i]!;

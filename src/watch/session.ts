@@ -39,7 +39,7 @@ export class WatchSession {
    * Rebuild after `changes` (absolute paths; empty: everything; a watched folder itself: it was
    * replaced, everything is read again). `onRoute` is told as each route starts rendering.
    */
-  async rebuild(changes: readonly string[], onRoute?: (route: Route) => void): Promise<RebuildReport> {
+  async rebuild(changes: readonly string[], onRoute?: (route: Route | undefined) => void): Promise<RebuildReport> {
     const started = performance.now();
     const shown = (c: string) => path.relative(path.dirname(c.startsWith(this.config.contentDir) ? this.config.contentDir : this.config.templatesDir), c);
     const cause = changes.length ? [...new Set(changes.map(shown))].slice(0, 3).join(', ') + (changes.length > 3 ? ` (+${changes.length - 3} more)` : '') : 'start';

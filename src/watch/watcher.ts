@@ -80,19 +80,26 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
   let worker = new RenderWorker(opts.workerEntry, config);
   let served = false;
   let closing = false;
-  /** Rebuild in the worker; replace the worker when it has grown past the limit or a render never ends. */
-  const rebuild = async (changes: readonly string[]): Promise<RebuildReport> => {
-    const started = performance.now();
-    const w = worker;
+  /** One rebuild in worker `w`, stopped (RunawayRender) if a single route renders past the limit. */
+  const guarded = async (w: RenderWorker, changes: readonly string[]) => {
     const watchdog = setInterval(() => {
       const cur = w.current;
       if (cur && performance.now() - cur.since > RENDER_LIMIT_MS) void w.terminate(new RunawayRender(cur));
     }, POLL_MS);
     try {
-      const { report, heapUsed } = await w.rebuild(changes);
+      return await w.rebuild(changes);
+    } finally {
+      clearInterval(watchdog);
+    }
+  };
+  /** Rebuild in the worker; replace the worker when it has grown past the limit or a render never ends. */
+  const rebuild = async (changes: readonly string[]): Promise<RebuildReport> => {
+    const started = performance.now();
+    try {
+      const { report, heapUsed } = await guarded(worker, changes);
       if (heapUsed > WORKER_HEAP_LIMIT) {
         const fresh = new RenderWorker(opts.workerEntry, config);
-        await fresh.rebuild([]); // a full build into the same folder: it rewrites nothing unchanged
+        await guarded(fresh, []); // a full build into the same folder: it rewrites nothing unchanged
         const old = worker;
         worker = fresh;
         await old.terminate();
@@ -101,12 +108,12 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       return report;
     } catch (err) {
       if (!(err instanceof RunawayRender)) throw err;
-      // A fresh thread: its first build renders everything again, so nothing half-done stays.
+      // A fresh thread: its first build renders everything again, so nothing half-done stays. (The
+      // runaway was stopped by its watchdog; the current one, if the runaway was its replacement, too.)
+      await worker.terminate().catch(() => undefined);
       worker = new RenderWorker(opts.workerEntry, config);
       const cause = changes.length ? changes.map((c) => path.basename(c)).slice(0, 3).join(', ') : 'start';
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `render: ${err.message}` };
-    } finally {
-      clearInterval(watchdog);
     }
   };
   /** Print a rebuild and tell the browser (the server is up before the first report). */

@@ -13,15 +13,19 @@ export const WORKER_ROLE = 'site-render';
 
 type Request = { id: number; changes: string[] };
 type Reply = { id: number; report: RebuildReport; heapUsed: number };
-/** Sent as a route starts rendering: the main thread's watchdog names it if it never ends. */
-export type Progress = { id: number; route: string; template: string; origin: string };
+/**
+ * Sent as a route starts rendering (the main thread's watchdog names it if it never ends), and
+ * with `route: null` once rendering is over: what follows (service worker, host files, commit) is
+ * nobody's template.
+ */
+export type Progress = { id: number; route: string | null; template: string; origin: string };
 
 /** Inside the worker: answer rebuild requests one at a time. */
 export function runRenderWorker(config: BuildConfig): void {
   const session = new WatchSession(config);
   parentPort!.on('message', async (req: Request) => {
     const report = await session.rebuild(req.changes, (route) =>
-      parentPort!.postMessage({ id: req.id, route: route.path, template: route.template, origin: route.origin } satisfies Progress),
+      parentPort!.postMessage({ id: req.id, route: route?.path ?? null, template: route?.template ?? '', origin: route?.origin ?? '' } satisfies Progress),
     );
     const reply: Reply = { id: req.id, report, heapUsed: getHeapStatistics().used_heap_size };
     parentPort!.postMessage(reply);
@@ -41,7 +45,7 @@ export class RenderWorker {
     this.worker = new Worker(entry, { workerData: { role: WORKER_ROLE, config } });
     this.worker.on('message', (r: Reply | Progress) => {
       if ('route' in r) {
-        this.current = { route: r.route, template: r.template, origin: r.origin, since: performance.now() };
+        this.current = r.route === null ? undefined : { route: r.route, template: r.template, origin: r.origin, since: performance.now() };
         return;
       }
       this.current = undefined;
