@@ -8,7 +8,7 @@ export type BookingFields = Partial<Record<(typeof FIELD_ORDER)[number], string>
 export interface MessageInput {
   templates: ClientData['messages'];
   variant: string;
-  /** madrid, athens, monaco or general. */
+  /** A city id of data/cities.yaml, or `general` (no city line). */
   city: string;
   fields?: BookingFields;
   /** Attribution reference; empty for none. */

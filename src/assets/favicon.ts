@@ -42,6 +42,9 @@ export async function faviconIco(iconPath: string, cacheDir: string): Promise<Ui
   const png = await sharp(source, { density: 300 }).resize(SIZE, SIZE, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
   const ico = icoFromPng(png);
   await fs.mkdir(path.dirname(cached), { recursive: true });
-  await fs.writeFile(cached, ico);
+  // Written aside and renamed: a build running at the same time never reads half a file.
+  const tmp = `${cached}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, ico);
+  await fs.rename(tmp, cached);
   return ico;
 }

@@ -81,22 +81,12 @@ export interface ImageStats {
   encoded: number;
 }
 
-/** Real dimensions of a processed image, for checking what content declares. */
-export interface ImageInfo {
-  width: number;
-  height: number;
-  sourceWidth: number;
-  sourceHeight: number;
-}
-
 export interface ProcessedImages {
   files: OutputFile[];
   stats: ImageStats;
   get(file: string): ImageAsset;
   /** Every processed image by content path (what page workers receive to answer `get`). */
   table(): Record<string, ImageAsset>;
-  /** Served and source size of a processed image (undefined for copied files such as icons). */
-  info(file: string): ImageInfo | undefined;
   /** Images left out because nothing uses them (paths under content/images), when `used` was given. */
   unused: readonly string[];
   /** The `used` option this result was made for (a build with other uses processes again). */
@@ -316,7 +306,10 @@ export function usedKey(used: ReadonlySet<string> | undefined): string {
   return used ? [...used].sort().join('\n') : '*';
 }
 
-/** Process `content/images`: modern formats for every image, hashed copies of the icons. */
+/**
+ * Process `content/images`: AVIF, WebP and a JPEG fallback for every image a page uses, the icons
+ * re-encoded without metadata; anything the pipeline cannot read is an error.
+ */
 export async function processImages(contentDir: string, options: ImageOptions): Promise<ProcessedImages> {
   const dir = path.join(contentDir, 'images');
   const cacheRoot = path.join(options.cacheDir, 'images');
@@ -328,7 +321,6 @@ export async function processImages(contentDir: string, options: ImageOptions): 
   const run = limiter(ENCODERS);
   const files: OutputFile[] = [];
   const assets = new Map<string, ImageAsset>();
-  const infos = new Map<string, ImageInfo>();
   const stats: ImageStats = { sources: 0, files: 0, cached: 0, encoded: 0 };
   const used = new Set<string>();
   const errors: { rel: string; message: string }[] = [];
@@ -395,7 +387,6 @@ export async function processImages(contentDir: string, options: ImageOptions): 
         height: entry.height,
         sources: (['avif', 'webp'] as const).map((f) => ({ type: MIME[f], srcset: srcset(f) })),
       });
-      infos.set(rel, { width: entry.width, height: entry.height, sourceWidth: entry.sourceWidth, sourceHeight: entry.sourceHeight });
       })
       .map((done) => done.then(tick)),
   );
@@ -415,7 +406,6 @@ export async function processImages(contentDir: string, options: ImageOptions): 
       return asset;
     },
     table: () => Object.fromEntries(assets),
-    info: (file) => infos.get(file),
     unused: all.filter((rel) => !wanted(rel)),
     usedKey: usedKey(options.used),
   };

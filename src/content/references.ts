@@ -50,6 +50,7 @@ export function checkReferences(input: ReferenceInput, diags: Diagnostics): void
     const all = [...pageIds, ...(cities ?? [])];
     input.services?.cards.forEach((c, i) => c.page && ref('data/services.yaml', ['cards', i, 'page'], c.page, 'a page id', all));
     input.business?.pages.forEach((p, i) => ref('data/business.yaml', ['pages', i], p, 'a page id (pages.yaml) or city id', all));
+    if (input.business) ref('data/business.yaml', ['offersPage'], input.business.offersPage, 'a page id in pages.yaml', pageIds);
     input.cities?.forEach((c, i) => {
       if (pageIds.includes(c.id))
         diags.error({ code: 'duplicate', file: 'data/cities.yaml', ...input.files.get('data/cities.yaml')?.locate([i, 'id']), field: `[${i}].id`, message: `city "${c.id}" has the id of a page in pages.yaml: a city's page id is its city id, rename one of them` });

@@ -4,6 +4,7 @@
  */
 // Named imports, not the `z` namespace: the namespace keeps all of zod in the CLI bundle (its 40
 // locales included: 814 KB of a 1.5 MB bundle, parsed at every start); these are what the schemas use.
+import { HOSTS } from '../output/hosts/types.ts';
 import { array, boolean, discriminatedUnion, email, enum as enumOf, literal, number, record, strictObject, string, union, url as urlOf } from 'zod';
 
 const z = { array, boolean, discriminatedUnion, email, enum: enumOf, literal, number, record, strictObject, string, union, url: urlOf };
@@ -72,7 +73,7 @@ export const siteSchema = z.strictObject({
   /** Placeholder values shipped with the site: the build warns while a field still holds one. */
   samples: z.array(z.strictObject({ field: z.string().min(1), value: z.string() })).default([]),
   /** Where the site is deployed: the host whose files the build writes (`site build --host` wins). */
-  deploy: z.strictObject({ host: z.enum(['static', 'cloudflare', 'netlify', 'vercel', 'nginx', 's3']) }).optional(),
+  deploy: z.strictObject({ host: z.enum(HOSTS) }).optional(),
 });
 
 /** `content/pages.yaml`: the site's fixed pages; each is built in every language. */
@@ -252,6 +253,8 @@ export const businessSchema = z.strictObject({
   open247: z.boolean(),
   /** Rate tier ids offered in the markup; their prices come from rates.yaml, so they are on the rates page. */
   offers: z.array(id),
+  /** The page (pages.yaml id) whose URL each offer links: where every offered price is shown. */
+  offersPage: id,
   /** Page ids that carry the business markup (every city page carries it too). */
   pages: z.array(id),
 });

@@ -25,26 +25,13 @@ export function flattenTexts(
   return out;
 }
 
-/** Replace `{name}` placeholders by plain string replacement (for texts that are not ICU messages). */
-export function interpolate(text: string, vars?: Record<string, string | number>): string {
-  if (!vars) return text;
-  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
-}
-
 /** A translate function for one language; a missing key shows the key itself (spec) and is recorded. */
 export type Translate = ((key: string, vars?: MessageArgs) => string) & {
   has(key: string): boolean;
 };
 
-/**
- * `t(key, args)` over one language's ICU messages. Pass the language's shared `Messages` (parsed
- * once per build); without it the table is compiled for its own `lang.locale` with no facts.
- */
-export function createTranslate(
-  table: Readonly<Record<string, string>>,
-  onMissing: (key: string) => void,
-  messages: Messages = createMessages(table, table['lang.locale'] ?? 'en', new Map(), 'EUR'),
-): Translate {
+/** `t(key, args)` over one language's ICU messages (`messages`: the language's, parsed once per build). */
+export function createTranslate(onMissing: (key: string) => void, messages: Messages): Translate {
   const t = ((key, vars) => {
     const text = messages.format(key, vars);
     if (text === undefined) {

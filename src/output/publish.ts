@@ -218,8 +218,9 @@ function lstatExists(p: string): boolean {
 
 /**
  * Remove what interrupted builds left: build folders other than the live one (and those of builds
- * still running), stray links, and the `<out>.staging-*` / `<out>.old-*` folders of the earlier
- * tool. Never touches `<out>.host/` (host-only files) or anything else beside the output.
+ * still running), stray links, the `<out>.staging-*` / `<out>.old-*` folders of the earlier tool
+ * and the temp folders of an interrupted host-folder swap. Never touches `<out>.host/` itself
+ * (host-only files) or anything else beside the output.
  */
 export function removeLeftovers(outDir: string): void {
   const out = path.resolve(outDir);
@@ -253,7 +254,8 @@ export function removeLeftovers(outDir: string): void {
     return;
   }
   for (const name of siblings) {
-    const m = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:staging|old)-(\\d+)-\\d+$`).exec(name);
+    // Also `<out>.host.tmp-*` / `<out>.host.old-*` of a host folder swap that was cut off.
+    const m = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:staging|old|host\\.tmp|host\\.old)-(\\d+)-\\d+$`).exec(name);
     if (!m || alive(Number(m[1]))) continue;
     rmSync(path.join(parent, name), { recursive: true, force: true });
   }

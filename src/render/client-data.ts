@@ -50,11 +50,10 @@ export function defaultCity(site: Site): Site['cities'][number] {
   return site.cities.find((c) => c.status === 'active') ?? site.cities[0]!;
 }
 
-/** Each city's WhatsApp city line in the message language, plus `general` (no city). */
-export function cityLines(site: Site): Record<string, string> {
-  const table = site.texts[site.cta.messageLanguage] ?? {};
+/** Each city's WhatsApp city line, `label` giving the city's name in the message language; plus `general` (no city). */
+function cityLines(site: Site, label: (key: string) => string): Record<string, string> {
   const lines: Record<string, string> = { general: '' };
-  for (const c of site.cities) lines[c.id] = site.cta.messages.cityLine.replace('{city}', table[`city.${c.id}.name`] ?? c.id);
+  for (const c of site.cities) lines[c.id] = site.cta.messages.cityLine.replace('{city}', label(`city.${c.id}.name`));
   return lines;
 }
 
@@ -94,7 +93,7 @@ export function clientData(site: Site, route: Route, t: Translate): ClientData {
       intro: site.cta.messages.intro,
       fields: site.cta.messages.fields,
       reference: site.cta.messages.reference,
-      city: cityLines(site),
+      city: cityLines(site, label),
       duration: Object.fromEntries(site.booking.durations.map((d) => [d.id, label(`booking.duration.${d.id}`)])),
       location: Object.fromEntries(site.booking.locations.map((l) => [l, label(`booking.location.${l}`)])),
     },

@@ -82,7 +82,7 @@ function business(input: Input, withReviews: boolean): object {
       return {
         '@type': 'Offer',
         name: t(`rates.tier.${id}.name`),
-        url: abs(routes.pagePath('rates', route.lang)),
+        url: abs(routes.pagePath(b.offersPage, route.lang)),
         priceSpecification: {
           '@type': 'PriceSpecification',
           price: tier.price,

@@ -71,7 +71,7 @@ function formatFor(site: Site, lang: string, locale: string, t: Translate): Form
 export function createContext(route: Route, env: RenderEnv): PageContext {
   const { site, routes, assets } = env;
   const lang = route.lang;
-  const t = createTranslate(site.texts[lang] ?? {}, (key) => env.onMissingText(lang, key), siteMessages(site, lang));
+  const t = createTranslate((key) => env.onMissingText(lang, key), siteMessages(site, lang));
   // Asset URLs already carry the base path: only the origin goes in front.
   const origin = new URL(site.config.baseUrl).origin;
   const imageUrl = (file: string) => `${origin}${assets.image(file).src}`;

@@ -143,7 +143,7 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
 
   site.directories.forEach((dir, i) => {
     if (!pagePaths.has(dir.to)) {
-      diags.error({ code: 'reference', file: 'data/directories.yaml', ...site.locate('data/directories.yaml', [i, 'to']), field: `[${i}].to`, message: `target "${dir.to}" of /s/${dir.slug} is not a page of the site (a default-language path such as /madrid-vip-escort)` });
+      diags.error({ code: 'reference', file: 'data/directories.yaml', ...site.locate('data/directories.yaml', [i, 'to']), field: `[${i}].to`, message: `target "${dir.to}" of /s/${dir.slug} is not a page of the site (give a page's path in the default language, as in pages.yaml or data/cities.yaml)` });
       return;
     }
     const path = `/s/${dir.slug}`;

@@ -81,6 +81,10 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectFailure((c) => edit(c, 'data/directories.yaml', 'to: /about, source: avn', 'to: /aboot, source: avn'), /data\/directories\.yaml:\d+:\d+: error \[reference\] \[13\]\.to: target "\/aboot" of \/s\/avn is not a page/);
   });
 
+  it('[R-SEO-11] the page the business offers link to must be a page of pages.yaml', async () => {
+    await expectFailure((c) => edit(c, 'data/business.yaml', /^offersPage: .*$/m, 'offersPage: nowhere'), /data\/business\.yaml:\d+:\d+: error \[reference\] offersPage: "nowhere"/);
+  });
+
   it('a redirect loop', async () => {
     await expectFailure(
       (c) => writeFileSync(path.join(c, 'data/redirects.yaml'), '- { from: /a, to: /b }\n- { from: /b, to: /a }\n'),

@@ -86,6 +86,9 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
     // The earlier tool's leftovers, from a process that no longer runs.
     mkdirSync(path.join(parent, 'dist.staging-99999999-1'), { recursive: true });
     mkdirSync(path.join(parent, 'dist.old-99999999-1'), { recursive: true });
+    // A host-folder swap cut off by a kill.
+    mkdirSync(path.join(parent, 'dist.host.tmp-99999999-1'), { recursive: true });
+    mkdirSync(path.join(parent, 'dist.host.old-99999999-1'), { recursive: true });
     mkdirSync(path.join(parent, 'dist.host'), { recursive: true }); // the host files' folder (written by the hosts stage)
     const r = await runCli(['build', '--content', content, '--out', out, '-q']);
     expect(r.code, r.stderr).toBe(0);

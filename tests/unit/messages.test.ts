@@ -39,7 +39,7 @@ describe('ICU messages', () => {
 
   it('[R-UI-19] a missing key shows the key and is reported; a missing argument stays visible', () => {
     const missing: string[] = [];
-    const t = createTranslate({ 'a.b': 'Hi {name}, {count, plural, one {# day} other {# days}}' }, (k) => missing.push(k));
+    const t = createTranslate((k) => missing.push(k), createMessages({ 'a.b': 'Hi {name}, {count, plural, one {# day} other {# days}}' }, 'en', new Map(), 'EUR'));
     expect(t('a.b', { name: 'Ana', count: 2 })).toBe('Hi Ana, 2 days');
     expect(t('a.c')).toBe('a.c');
     expect(missing).toEqual(['a.c']);
