@@ -12,6 +12,7 @@ import { buildSite, copyContent, htmlFiles, read, SHIPPED_CONTENT } from '../hel
 import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
 import { serveStatic } from '../../src/server/static.ts';
 import { startDevServer } from '../../src/server/dev.ts';
+import { hostRules } from '../helpers/hosts.ts';
 import type { Browser } from 'playwright-core';
 
 const BASE = '/site';
@@ -67,12 +68,12 @@ describe('GitHub Pages project site (--base-url with a path)', () => {
     const precached = [...sw.matchAll(/"(\/[a-z][^"]*)"/g)].map((m) => m[1]!);
     expect(precached.length).toBeGreaterThan(2);
     for (const p of precached) expect(p.startsWith(`${BASE}/`), p).toBe(true);
-    const rules = JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { redirects: { from: string; to: string }[] };
+    const rules = hostRules(out);
     for (const r of rules.redirects) expect(`${r.from} ${r.to}`).toMatch(new RegExp(`^${BASE}/\\S+ ${BASE}/\\S+$`));
   });
 
   it('[R-HOST-4] site serve serves the build under its base path with the 301s and per-language 404s there', async () => {
-    const rules = JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { redirects: { from: string; to: string }[]; notFound: { prefix: string; page: string }[] };
+    const rules = hostRules(out);
     const server = await startDevServer({ root: out, port: 0 });
     try {
       const r = await fetch(`${server.url}${rules.redirects[0]!.from}?q=1`, { redirect: 'manual' });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse, parseDocument } from 'yaml';
 import { expect, it } from 'vitest';
 import { buildSite, copyContent, read, SHIPPED_CONTENT } from './site.ts';
+import type { HostRules } from '../../src/output/hosts/rules.ts';
 
 /** The language the engine tests add to the content (content/i18n/fr.yaml exists for it). */
 const EXTRA_LANGUAGE = 'fr';
@@ -54,6 +55,11 @@ export async function hostBuild(host: string, extra: string[] = []): Promise<Hos
   const notFoundPath = pages.find((p) => p.kind === 'not-found')!.path;
   const page = pages.find((p) => (p.kind ?? 'page') === 'page' && p.path !== '/' && !p.path.includes('{'))!.path;
   return { out, hostDir: `${out}.host`, languages, defaultLanguage: def, redirects, landings, notFoundPath, page };
+}
+
+/** The host-neutral rules a build wrote beside its output (`<out>.host/rules.json`). */
+export function hostRules(out: string): HostRules {
+  return JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as HostRules;
 }
 
 /** A free TCP port on 127.0.0.1. */

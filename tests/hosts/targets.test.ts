@@ -8,6 +8,7 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { buildSite, copyContent, edit, listFiles, read, runCli, SHIPPED_CONTENT } from '../helpers/site.ts';
 import { startDevServer } from '../../src/server/dev.ts';
+import { hostRules } from '../helpers/hosts.ts';
 
 /** The host files each target writes: [web root, beside in <out>.host/]. */
 const EXPECTED: Record<string, [web: string[], beside: string[]]> = {
@@ -67,7 +68,7 @@ describe('host targets', () => {
     const out = await buildFor('static');
     // `site serve` emulates a host whatever the target: the static target has no _redirects, the
     // rules come from <out>.host/rules.json.
-    const rules = JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { redirects: { from: string; to: string }[]; notFound: { prefix: string; page: string }[] };
+    const rules = hostRules(out);
     const server = await startDevServer({ root: out, port: 0 });
     try {
       const r = await fetch(`${server.url}${rules.redirects[0]!.from}?q=1`, { redirect: 'manual' });
@@ -87,11 +88,11 @@ describe('host targets', () => {
     expect(ico.subarray(22, 26).toString('latin1')).toBe('\x89PNG');
   });
 
-  it('[R-HOST-2] s3: the CloudFront Function answers 301s with the query, clean URLs, per-language 404s and Cache-Control', async () => {
+  it('[R-HOST-2] s3: the CloudFront Function answers 301s with the query, clean URLs, per-language 404s and Cache-Control; the headers policy carries every header', async () => {
     const out = await buildFor('s3');
     const ctx: { handler?: (e: unknown) => Record<string, unknown> } = {};
     vm.runInNewContext(`${readFileSync(path.join(`${out}.host`, 'cloudfront-function.js'), 'utf8')}\nthis.handler = handler;`, ctx);
-    const rules = JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { redirects: { from: string; to: string }[]; notFound: { prefix: string; page: string }[] };
+    const rules = hostRules(out);
     const request = (uri: string, querystring: Record<string, { value: string }> = {}) => ({ uri, querystring, headers: {} as Record<string, { value: string }> });
     const run = (req: ReturnType<typeof request>) => ctx.handler!({ context: { eventType: 'viewer-request' }, request: req }) as Record<string, unknown>;
     const respond = (req: ReturnType<typeof request>) =>
@@ -116,7 +117,6 @@ describe('host targets', () => {
     expect(respond(html).headers['cache-control']!.value).toBe('no-cache');
 
     // The response-headers policy carries every header of the build, with the build's values.
-    const common = (JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { common: [string, string][] }).common;
     const policy = JSON.parse(readFileSync(path.join(`${out}.host`, 'response-headers-policy.json'), 'utf8')) as {
       SecurityHeadersConfig: Record<string, Record<string, unknown>>;
       CustomHeadersConfig: { Quantity: number; Items: { Header: string; Value: string }[] };
@@ -124,7 +124,7 @@ describe('host targets', () => {
     const sec = policy.SecurityHeadersConfig;
     const custom = policy.CustomHeadersConfig;
     expect(custom.Quantity).toBe(custom.Items.length);
-    for (const [name, value] of common) {
+    for (const [name, value] of rules.common) {
       const inPolicy: Record<string, () => unknown> = {
         'content-security-policy': () => sec.ContentSecurityPolicy?.ContentSecurityPolicy,
         'strict-transport-security': () => `max-age=${sec.StrictTransportSecurity?.AccessControlMaxAgeSec}${sec.StrictTransportSecurity?.IncludeSubdomains ? '; includeSubDomains' : ''}`,
