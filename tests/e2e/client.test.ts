@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSite, copyContent, edit, htmlFiles, SHIPPED_CONTENT } from '../helpers/site.ts';
 import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { pageGroups, urlPathOf } from '../helpers/groups.ts';
 import { startStaticServer } from '../../src/server/static.ts';
 
 const hasChrome = Boolean(chromePath());
@@ -49,19 +48,9 @@ async function settled(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  return errors;
-}
-
-// The shipped site is built and served while the file is collected: the console sweep below is
-// one test per small group of pages (tests/helpers/groups.ts).
+// The shipped site is built and served while the file is collected. (The sweep of every page for
+// console errors is csp.test.ts's, with the production headers applied.)
 const shipped = hasChrome ? await serve() : undefined;
-const groups = shipped ? pageGroups(shipped.out) : [];
 
 describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', () => {
   const base = shipped?.base ?? '';
@@ -354,18 +343,6 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     expect(await page.locator('h1').innerText()).toBeTruthy();
     expect(await page.locator('html').getAttribute('lang')).toBe('es');
     expect(await page.locator('main').innerText()).not.toContain('WhatsApp, phone');
-    await context.close();
-  });
-
-  it.each(groups)('[R-SAFE-7] $name: no console error on any page', async ({ files }) => {
-    const { context } = await newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    for (const f of files) {
-      await page.goto(`${base}${urlPathOf(f)}`);
-      await settled(page);
-    }
-    expect(errors).toEqual([]);
     await context.close();
   });
 });
