@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { buildSite, copyContent, edit, htmlFiles, SHIPPED_CONTENT } from '../helpers/site.ts';
 import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { settled } from '../helpers/serve.ts';
 import { startStaticServer } from '../../src/server/static.ts';
 
 const hasChrome = Boolean(chromePath());
@@ -40,13 +41,6 @@ async function newContext(opts: { width?: number } = {}): Promise<{ context: Bro
   return { context, external };
 }
 
-/**
- * The client script sets the page up in two steps, the second after the first paint
- * (client/main.ts): wait for a frame and a task, which runs after that second step.
- */
-async function settled(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
-}
 
 // The shipped site is built and served while the file is collected. (The sweep of every page for
 // console errors is csp.test.ts's, with the production headers applied.)

@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 import { buildSite, copyContent, htmlFiles, read } from '../helpers/site.ts';
 import { MAX_PAGES_PER_TEST, pageGroups, urlPathOf } from '../helpers/groups.ts';
 import { parseHtml } from '../helpers/dom.ts';
+import { settled } from '../helpers/serve.ts';
 import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
 import { startDevServer, type DevServer } from '../../src/server/dev.ts';
 import { parseHeaders, headersFor } from '../../src/server/rules.ts';
@@ -98,7 +99,7 @@ describe('[R-BUILD-10] content security policy', () => {
         expect(res!.headers()['content-security-policy'], f).toContain("script-src 'self'");
         // The client's second start-up step runs after the first paint: let it run here too, so
         // an error in it is caught on this page.
-        await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+        await settled(page);
       }
       expect(problems).toEqual([]);
       await context.close();
