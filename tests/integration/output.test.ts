@@ -66,15 +66,17 @@ describe('[R-BUILD-1] build options and summary', () => {
     expect(read(out, 'robots.txt')).toContain('https://staging.example.org/sitemap.xml');
   });
 
-  it('prints pages by kind and language, bytes, time and warnings; --quiet prints nothing', async () => {
-    const content = copyContent();
-    const { result } = await buildSite(content);
+  it('prints pages by kind and language, bytes, time and warnings', async () => {
+    const { result } = await buildSite(copyContent());
     expect(result.stdout).toMatch(/^Built \d+ pages in \d+ ms → .*\/ \(\d+ files, [\d.]+ (KB|MB)\)/);
     expect(result.stdout).toMatch(/ {2}kind\s+en\s+es\s+ru\s+el/);
     expect(result.stdout).toMatch(/ {2}page\s+13\s+13\s+13\s+13/);
     expect(result.stdout).toMatch(/ {2}landing\s+14\s+-\s+-\s+-/);
     expect(result.stdout).toMatch(/\d+ warning\(s\):/);
-    const quiet = await buildSite(content, ['--quiet']);
+  });
+
+  it('--quiet prints nothing on success', async () => {
+    const quiet = await buildSite(copyContent(), ['--quiet']);
     expect(quiet.result.stdout).toBe('');
   });
 });
