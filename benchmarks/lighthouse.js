@@ -167,7 +167,8 @@ try {
       const lhr = result.lhr;
       if (lhr.runtimeError) failures.push(`${page}: Lighthouse error ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
       versions ||= `Lighthouse ${lhr.lighthouseVersion}, ${/HeadlessChrome\/[\d.]+/.exec(lhr.environment.hostUserAgent)?.[0] ?? 'Chromium'}`;
-      lhrs.push({ lhr, report: result.report, result });
+      // The artifacts (traces) are kept only for --why.
+      lhrs.push({ lhr, report: result.report, result: why ? result : undefined });
     }
     // Median of the runs per column (scores and metrics vary from run to run on a busy machine).
     const scores = Object.fromEntries(Object.keys(MIN_SCORE).map((c) => [c, median(lhrs.map(({ lhr }) => lhr.categories[c]?.score ?? Number.NaN))]));

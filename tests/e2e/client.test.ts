@@ -41,7 +41,6 @@ async function newContext(opts: { width?: number } = {}): Promise<{ context: Bro
   return { context, external };
 }
 
-
 // The shipped site is built and served while the file is collected. (The sweep of every page for
 // console errors is csp.test.ts's, with the production headers applied.)
 const shipped = hasChrome ? await serve() : undefined;
