@@ -1,12 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four tiers, each runnable alone (`npx vitest run --project unit`); `npm test` runs them all.
+ * The integration, hosts and e2e tiers share one build of the shipped content per run
+ * (tests/setup/shared-site.ts); e2e also shares one Chromium and the servers of that build.
+ */
+const sharedBuild = './tests/setup/shared-site.ts';
+const tier = (name: string, globalSetup: string[] = []) => ({
+  extends: true as const,
+  test: { name, include: [`tests/${name}/**/*.test.ts`], globalSetup },
+});
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    testTimeout: 120_000,
+    // Timeouts are a safety net for a stuck process, not a speed check: a busy machine may be 5x slower.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Integration tests spawn the real CLI and browsers; two cores, so two files at a time.
+    // Two cores: two test files at a time.
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    // React (templates rendered in-process by fixture builds) in its production build, as the CLI runs it.
+    env: { NODE_ENV: 'production' },
+    projects: [tier('unit'), tier('integration', [sharedBuild]), tier('hosts', [sharedBuild]), tier('e2e', [sharedBuild, './tests/setup/browser.ts'])],
   },
 });

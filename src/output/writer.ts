@@ -179,6 +179,30 @@ export class IncrementalWriter implements Writer {
   }
 }
 
+/**
+ * Keeps every file in memory and publishes nothing: tests build fixture sites through it in
+ * milliseconds instead of writing them to disk (architecture rule 9). `site check` keeps nothing.
+ */
+export class MemoryWriter implements Writer {
+  files = 0;
+  bytes = 0;
+  /** Every file written, by output path; empty after `abort`. */
+  readonly output = new Map<string, string | Uint8Array>();
+
+  async write(file: string, content: string | Uint8Array): Promise<void> {
+    if (this.output.has(file)) throw new Error(`${file} written twice`);
+    this.output.set(file, content);
+    this.files++;
+    this.bytes += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+  }
+
+  async commit(): Promise<void> {}
+
+  async abort(): Promise<void> {
+    this.output.clear();
+  }
+}
+
 /** Hash every file under `dir` (what is on disk when a watch session starts). */
 export async function hashTree(dir: string): Promise<Map<string, string>> {
   const { createHash } = await import('node:crypto');

@@ -9,11 +9,10 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, copyContent, htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 import { serveStatic } from '../../src/server/static.ts';
 import { startDevServer } from '../../src/server/dev.ts';
 import { hostRules } from '../helpers/hosts.ts';
-import type { Browser } from 'playwright-core';
 
 const BASE = '/site';
 const hasChrome = chromePath() !== undefined;
@@ -92,19 +91,13 @@ describe('GitHub Pages project site (--base-url with a path)', () => {
   });
 
   describe.skipIf(!hasChrome)('in Chromium', () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchBrowser();
-    }, 30_000);
-    afterAll(async () => {
-      await browser?.close();
-    });
+    const shared = sharedBrowser();
 
     it('[R-HOST-4] clicking through home, a menu page, a language and a redirect stub loads nothing that answers 404; the service worker controls /site/', async () => {
       const site = parse(readFileSync(path.join(SHIPPED_CONTENT, 'site.yaml'), 'utf8')) as { languages: string[]; defaultLanguage: string };
       const other = site.languages.find((l) => l !== site.defaultLanguage)!;
       const redirect = (parse(readFileSync(path.join(SHIPPED_CONTENT, 'data', 'redirects.yaml'), 'utf8')) as { from: string; to: string }[])[0]!;
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
       await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 204, body: '' }));
       const page = await context.newPage();
       const failed: string[] = [];

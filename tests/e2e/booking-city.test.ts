@@ -3,15 +3,15 @@
  * rule in the chosen city's time zone (stated on the form), the city line in the WhatsApp message.
  * Expectations come from the content under test (cities, cta and the message language's texts).
  */
-import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildSite, copyContent, SHIPPED_CONTENT } from '../helpers/site.ts';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { startStaticServer } from '../../src/server/static.ts';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { SHIPPED_CONTENT } from '../helpers/site.ts';
+import { siteUrl } from '../helpers/shared.ts';
+import { settled } from '../helpers/serve.ts';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
@@ -43,31 +43,17 @@ const ahead = byOffset.at(-1);
 const zonesDiffer = Boolean(behind && ahead && offsetOf(ahead.timezone, now0) > offsetOf(behind.timezone, now0));
 const preselect = cities.find((c) => c.id !== defaultCity.id);
 
-let browser: Browser;
-let base: string;
-let server: Server;
-
-beforeAll(async () => {
-  if (!hasChrome) return;
-  browser = await launchBrowser();
-  const { out } = await buildSite(copyContent());
-  ({ server, url: base } = await startStaticServer({ root: out }));
-}, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+const shared = hasChrome ? sharedBrowser() : undefined;
+const base = siteUrl();
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await shared!.browser.newContext({ viewport: { width: 390, height: 844 } });
   // Tests never reach out: answer every external request here.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: '' }));
   const page = await context.newPage();
   return { context, page };
 }
 
-/** Wait for the client script's second start-up step (client/main.ts). */
-const settled = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 
 describe.skipIf(!hasChrome)('[R-OPS-3] the booking form knows the city', () => {
   it.skipIf(!preselect)('[R-OPS-3] a city page links the form with that city preselected and its zone stated', async () => {

@@ -4,35 +4,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { buildSite, copyContent, edit, htmlFiles, SHIPPED_CONTENT } from '../helpers/site.ts';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { settled } from '../helpers/serve.ts';
-import { startStaticServer } from '../../src/server/static.ts';
+import type { BrowserContext } from 'playwright-core';
+import { edit, FIXTURE_CONTENT, htmlFiles, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { shippedOut, siteUrl } from '../helpers/shared.ts';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
+import { serveSite, settled } from '../helpers/serve.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 
-let browser: Browser;
-beforeAll(async () => {
-  if (hasChrome) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** Build a site (optionally changed), serve it, and return its base URL. */
-async function serve(change?: (content: string) => void): Promise<{ base: string; server: Server; files: string[]; out: string }> {
-  const content = copyContent();
-  change?.(content);
-  const { out } = await buildSite(content);
-  const { server, url } = await startStaticServer({ root: out });
-  return { base: url, server, files: htmlFiles(out), out };
-}
+const shared = hasChrome ? sharedBrowser() : undefined;
+/** The sample content changed by `change` (its known lines), rendered and served (the shipped site is the run's shared one). */
+const serve = (change: (content: string) => void) => serveSite(change, FIXTURE_CONTENT);
 
 /** A fresh context that answers external requests itself (tests never reach out) and records them. */
 async function newContext(opts: { width?: number } = {}): Promise<{ context: BrowserContext; external: string[] }> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: 844 } });
+  const context = await shared!.browser.newContext({ viewport: { width: opts.width ?? 390, height: 844 } });
   const external: string[] = [];
   await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => {
     external.push(route.request().url());
@@ -41,13 +28,12 @@ async function newContext(opts: { width?: number } = {}): Promise<{ context: Bro
   return { context, external };
 }
 
-// The shipped site is built and served while the file is collected. (The sweep of every page for
-// console errors is csp.test.ts's, with the production headers applied.)
-const shipped = hasChrome ? await serve() : undefined;
+// The shipped site is the run's shared build and server. (The sweep of every page for console
+// errors is csp.test.ts's, with the production headers applied.)
+const shipped = { base: siteUrl(), files: htmlFiles(shippedOut()), out: shippedOut() };
 
 describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', () => {
-  const base = shipped?.base ?? '';
-  afterAll(() => shipped?.server.close());
+  const base = shipped.base;
 
   it('[R-JS-1] mobile menu: toggles with aria-expanded, closes on Escape and on a link', async () => {
     const { context } = await newContext();
@@ -406,12 +392,7 @@ describe.skipIf(!hasChrome)('[R-PRIV-1] consent mode on with an analytics provid
 });
 
 describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
-  let base: string;
-  let server: Server;
-  beforeAll(async () => {
-    ({ base, server } = await serve());
-  });
-  afterAll(() => server?.close());
+  const base = shipped.base;
 
   it('filters the list in place, moves the address to the category page, and Back restores it', async () => {
     const { context } = await newContext();

@@ -1,20 +1,19 @@
 /** One strict Content-Security-Policy for every page: no inline script, no violation in a browser. */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { buildSite, copyContent, htmlFiles, read } from '../helpers/site.ts';
+import { describe, expect, it } from 'vitest';
+import { htmlFiles, read } from '../helpers/site.ts';
+import { shippedOut, siteWithHeadersUrl } from '../helpers/shared.ts';
 import { MAX_PAGES_PER_TEST, pageGroups, urlPathOf } from '../helpers/groups.ts';
 import { parseHtml } from '../helpers/dom.ts';
 import { settled } from '../helpers/serve.ts';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { startDevServer, type DevServer } from '../../src/server/dev.ts';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 import { parseHeaders, headersFor } from '../../src/server/rules.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 
-// Built while the file is collected: the sweeps below are one test per small group of pages.
-const { out } = await buildSite(copyContent(), ['--host', 'netlify']);
+// The run's shared build (made with --host netlify): the sweeps below are one test per small group of pages.
+const out = shippedOut();
 const groups = pageGroups(out);
 
 describe('[R-BUILD-10] content security policy', () => {
@@ -71,19 +70,12 @@ describe('[R-BUILD-10] content security policy', () => {
   });
 
   describe.skipIf(!hasChrome)('in Chromium with the headers applied', () => {
-    let browser: Browser;
-    let server: DevServer;
-    beforeAll(async () => {
-      server = await startDevServer({ root: out, port: 0 });
-      browser = await launchBrowser();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-    });
+    // The shared build served with its headers applied, as `site serve` does.
+    const shared = sharedBrowser();
+    const server = { url: siteWithHeadersUrl() };
 
     it.each(groups)('[R-SAFE-7] $name: every page loads and starts its script without a CSP violation, console error or page error', async ({ files }) => {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const context = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
       await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 204, body: '' }));
       const page = await context.newPage();
       const problems: string[] = [];

@@ -1,38 +1,30 @@
 /** In headless Chromium with JavaScript off: every page reads, navigation works, booking explains itself. */
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { buildSite, copyContent, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { SHIPPED_CONTENT } from '../helpers/site.ts';
+import { shippedOut, siteUrl } from '../helpers/shared.ts';
 import { pageGroups, urlPathOf } from '../helpers/groups.ts';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { startStaticServer } from '../../src/server/static.ts';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 
-// Built while the file is collected: the page sweep is one test per small group of pages.
-const { out } = await buildSite(copyContent());
+// The run's shared build: the page sweep is one test per small group of pages.
+const out = shippedOut();
 const groups = pageGroups(out);
 /** Redirect stubs (data/redirects.yaml `from` paths, in every language) forward at once: not swept. */
 const stubs = new Set((load(readFileSync(path.join(SHIPPED_CONTENT, 'data/redirects.yaml'), 'utf8')) as { from: string }[]).map((r) => r.from.slice(1)));
 
 describe.skipIf(!hasChrome)('[R-UI-18] with JavaScript off', () => {
-  let server: Server;
-  let base: string;
-  let browser: Browser;
+  const shared = sharedBrowser();
+  const base = siteUrl();
   let context: BrowserContext;
 
   beforeAll(async () => {
-    ({ server, url: base } = await startStaticServer({ root: out }));
-    browser = await launchBrowser();
-    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    server?.close();
+    context = await shared.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
   });
 
   it.each(groups)('[R-SAFE-7] $name: every page renders its main content and header navigation', async ({ files }) => {

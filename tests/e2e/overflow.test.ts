@@ -1,13 +1,13 @@
 /** No page is wider than the screen: every page in every language at four widths, in Chromium. */
-import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { chromePath, launchBrowser, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
-import { read, SHIPPED_CONTENT } from '../helpers/site.ts';
-import { offlineContext, serveSite, urlOf } from '../helpers/serve.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
+import { htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { shippedOut, siteUrl } from '../helpers/shared.ts';
+import { offlineContext, urlOf } from '../helpers/serve.ts';
 
 const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
@@ -19,9 +19,9 @@ const CHUNK = 10;
 const site = load(readFileSync(path.join(SHIPPED_CONTENT, 'site.yaml'), 'utf8')) as { languages: string[]; defaultLanguage: string };
 
 // The page list comes from the build itself, so the sweep follows whatever the content holds.
-const built = hasChrome ? await serveSite() : undefined;
+const out = shippedOut();
 /** Pages a visitor reads: redirect stubs and the hidden /s/ forwarding pages only move on. */
-const pages = (built?.files ?? []).filter((f) => !f.startsWith('s/') && !read(built!.out, f).includes('http-equiv="refresh"'));
+const pages = htmlFiles(out).filter((f) => !f.startsWith('s/') && !read(out, f).includes('http-equiv="refresh"'));
 const langOf = (f: string) => (site.languages.includes(f.split('/')[0]!) && f.includes('/') ? f.split('/')[0]! : f === `${f.split('.')[0]}.html` && site.languages.includes(f.split('.')[0]!) ? f.split('.')[0]! : site.defaultLanguage);
 const groups: [string, string[]][] = [];
 for (const lang of site.languages) {
@@ -30,15 +30,11 @@ for (const lang of site.languages) {
 }
 
 describe.skipIf(!hasChrome)('[R-VIS-1] no horizontal overflow', () => {
-  let browser: Browser;
+  const shared = sharedBrowser();
+  const base = siteUrl();
   let context: BrowserContext;
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await offlineContext(browser, { width: 390 });
-  });
-  afterAll(async () => {
-    (built?.server as Server | undefined)?.close();
-    await browser?.close();
+    context = await offlineContext(shared.browser, { width: 390 });
   });
 
   it('[R-VIS-1] the sweep covers every language', () => {
@@ -50,7 +46,7 @@ describe.skipIf(!hasChrome)('[R-VIS-1] no horizontal overflow', () => {
     const problems: string[] = [];
     for (const file of files) {
       await page.setViewportSize({ width: WIDTHS[0]!, height: 800 });
-      await page.goto(`${built!.base}${urlOf(file)}`);
+      await page.goto(`${base}${urlOf(file)}`);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 800 });
         // The page as a whole, then text that leaves its own card (the page may still fit).

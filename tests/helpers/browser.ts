@@ -1,6 +1,10 @@
-/** Headless Chromium for end-to-end tests (playwright-core with Debian's chromium). */
+/**
+ * Headless Chromium for end-to-end tests (playwright-core with Debian's chromium). The e2e tier
+ * starts one browser for the whole run (tests/setup/browser.ts); test files connect to it.
+ */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 /** Chromium's path, or undefined when it is not installed. */
 export function chromePath(): string | undefined {
@@ -10,13 +14,33 @@ export function chromePath(): string | undefined {
 
 export const NO_CHROME_MESSAGE = 'Chromium not found: install it with `apt-get install -y chromium` or set CHROME_PATH; browser tests skipped.';
 
-/** Launch headless; playwright gives every launch a fresh temporary profile. */
+/** How Chromium runs here: headless, no sandbox (root in CI), nothing that reaches out on its own. */
+export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/** Launch a browser of one's own (a test that needs a fresh browser process); playwright gives it a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = chromePath();
   if (!executablePath) throw new Error(NO_CHROME_MESSAGE);
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  return chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+}
+
+/**
+ * The run's shared Chromium, for the tests of the calling file: connected before them and
+ * disconnected after (the browser itself keeps running for other files). Read `.browser` inside tests.
+ */
+export function sharedBrowser(): { readonly browser: Browser } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    const ws = inject('browserWs');
+    if (!ws) throw new Error(NO_CHROME_MESSAGE);
+    browser = await chromium.connect(ws);
   });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      return browser!;
+    },
+  };
 }

@@ -1,41 +1,44 @@
-/** Build a fixture site and serve it on localhost for browser tests; contexts that never reach out. */
+/** Served sites for browser tests: the run's shared build, or a changed copy rendered for one file. */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from './browser.ts';
-import { buildSite, copyContent, htmlFiles, SHIPPED_CONTENT } from './site.ts';
+import { sharedBrowser } from './browser.ts';
+import { renderSite } from './render.ts';
+import { copyContent, htmlFiles, SHIPPED_CONTENT, tmpDir } from './site.ts';
+import { siteUrl } from './shared.ts';
 import { startStaticServer } from '../../src/server/static.ts';
 
-/** Build a copy of the shipped content (optionally changed), serve it, and return its base URL. */
-export async function serveSite(change?: (content: string) => void): Promise<{ base: string; server: Server; out: string; files: string[]; content: string }> {
-  const content = copyContent(SHIPPED_CONTENT);
-  change?.(content);
-  const { out } = await buildSite(content);
+/**
+ * Copy the content (`from`, the shipped content by default), let `change` edit it, build it in
+ * memory, put the files in a folder and serve it (for a test that needs a site other than the
+ * shared one). Close `server` after.
+ */
+export async function serveSite(change: (content: string) => void, from = SHIPPED_CONTENT): Promise<{ base: string; server: Server; out: string; files: string[]; content: string }> {
+  const content = copyContent(from);
+  change(content);
+  const { out: built } = await renderSite(content);
+  const out = path.join(tmpDir('site-served-'), 'dist');
+  for (const [file, bytes] of built.memory) {
+    mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+    writeFileSync(path.join(out, file), bytes);
+  }
   const { server, url } = await startStaticServer({ root: out });
   return { base: url, server, out, files: htmlFiles(out), content };
 }
 
 /**
- * Chromium and the shipped site served, for the tests of the calling describe block: started
- * before them, stopped after. Read `browser` and `base` inside tests (they are set by then).
+ * The run's Chromium and the shared build served as static files, for the tests of the calling
+ * file. Read `browser` and `base` inside tests (the browser is connected by then).
  */
 export function browserOnSite(): { readonly browser: Browser; readonly base: string } {
-  let browser: Browser | undefined;
-  let site: Awaited<ReturnType<typeof serveSite>> | undefined;
-  beforeAll(async () => {
-    [browser, site] = await Promise.all([launchBrowser(), serveSite()]);
-  });
-  afterAll(async () => {
-    site?.server.close();
-    await browser?.close();
-  });
+  const shared = sharedBrowser();
+  const base = siteUrl();
   return {
     get browser() {
-      return browser!;
+      return shared.browser;
     },
-    get base() {
-      return site!.base;
-    },
+    base,
   };
 }
 

@@ -1,9 +1,13 @@
-/** Fixture sites built with the real CLI: copy content, change it, run `site build`, read dist. */
+/**
+ * Fixture sites: copy content, change it, then build it in memory (renderSite, tests/helpers/render.ts)
+ * or, for tests of the CLI itself, with the real CLI (buildSite); read the output with read/htmlFiles.
+ */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { countBuild } from './build-log.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /**
@@ -46,8 +50,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run `node bin/site.js ...args` with a fixed build date. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Run `node bin/site.js ...args` with a fixed build date (a `build` is counted for `npm run bench:tests`). */
+export function runCli(args: string[], env: Record<string, string> = {}, kind: 'cli' | 'shared' = 'cli'): Promise<CliResult> {
+  const started = performance.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -55,6 +60,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
       { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env }, maxBuffer: 32 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        if (args[0] === 'build') countBuild(kind, args.includes('--content') ? args[args.indexOf('--content') + 1]! : 'content', performance.now() - started);
         resolve({ code, stdout, stderr });
       },
     );
@@ -69,8 +75,17 @@ export async function buildSite(contentDir: string, extra: string[] = []): Promi
   return { out, result };
 }
 
+/** The files of a build made in memory (renderSite): output path → content. */
+export interface MemoryOutput {
+  readonly memory: ReadonlyMap<string, string | Uint8Array>;
+}
+
+/** A build's output: a folder on disk or a build held in memory. */
+export type Out = string | MemoryOutput;
+
 /** Every file under `dir`, relative, sorted, forward slashes. */
-export function listFiles(dir: string, prefix = ''): string[] {
+export function listFiles(dir: Out, prefix = ''): string[] {
+  if (typeof dir !== 'string') return [...dir.memory.keys()].sort();
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const full = path.join(dir, name);
@@ -81,11 +96,20 @@ export function listFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
-export function read(out: string, file: string): string {
-  return readFileSync(path.join(out, file), 'utf8');
+/** A text file of a build (on disk or in memory); throws when the build has no such file. */
+export function read(out: Out, file: string): string {
+  if (typeof out === 'string') return readFileSync(path.join(out, file), 'utf8');
+  const content = out.memory.get(file);
+  if (content === undefined) throw new Error(`ENOENT: the build has no ${file}`);
+  return typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+}
+
+/** Whether a build has `file`. */
+export function has(out: Out, file: string): boolean {
+  return typeof out === 'string' ? existsSync(path.join(out, file)) : out.memory.has(file);
 }
 
 /** The HTML pages of a build (no assets). */
-export function htmlFiles(out: string): string[] {
+export function htmlFiles(out: Out): string[] {
   return listFiles(out).filter((f) => f.endsWith('.html'));
 }

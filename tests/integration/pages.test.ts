@@ -3,15 +3,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HtmlValidate } from 'html-validate';
 import { parse } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, FIXTURE_CONTENT, htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { describe, expect, it } from 'vitest';
+import { copyContent, FIXTURE_CONTENT, htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
+import { shippedOut } from '../helpers/shared.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 import { flatten, shipped } from '../helpers/content.ts';
 
-let out: string;
-beforeAll(async () => {
-  ({ out } = await buildSite(copyContent(SHIPPED_CONTENT)));
-});
+const out = shippedOut();
 
 const c = shipped();
 const table = (lang: string, dir = SHIPPED_CONTENT) => flatten(parse(readFileSync(path.join(dir, 'i18n', `${lang}.yaml`), 'utf8')) as Record<string, unknown>);
@@ -118,7 +117,7 @@ describe('structured data', () => {
         '- { id: r4, author: Placeholder, rating: 1, body: "x", date: 2025-05-12, city: madrid, sample: true }',
       ].join('\n'),
     );
-    const { out: o } = await buildSite(content);
+    const { out: o } = await renderSite(content);
     const doc = parseHtml(read(o, 'index.html'));
     const biz = headOf(doc).jsonLd.find((d) => d['@type'] === 'ProfessionalService') as Record<string, any>;
     expect(biz.aggregateRating).toMatchObject({ ratingValue: 4.3, reviewCount: 3 });

@@ -1,8 +1,10 @@
 /** Every route of the spec exists in every language; adding a language is a content change. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, htmlFiles, read } from '../helpers/site.ts';
+import { describe, expect, it } from 'vitest';
+import { copyContent, edit, has, htmlFiles, read } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
+import { fixtureOut } from '../helpers/shared.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 
 const LANGS = ['en', 'es', 'ru', 'el'];
@@ -53,10 +55,7 @@ const DIRECTORIES: Record<string, string> = {
 const localize = (p: string, lang: string) => (lang === 'en' ? p : p === '/' ? `/${lang}` : `/${lang}${p}`);
 const file = (p: string) => (p === '/' ? 'index.html' : `${p.slice(1)}.html`);
 
-let out: string;
-beforeAll(async () => {
-  ({ out } = await buildSite(copyContent(), ['--host', 'netlify']));
-});
+const out = fixtureOut();
 
 describe('route table in dist', () => {
   it('[R-ROUTE-1][R-ROUTE-2][R-ROUTE-3][R-ROUTE-12][R-ROUTE-13] every page exists in every language as {path}.html', () => {
@@ -148,13 +147,13 @@ describe('content changes that add routes', () => {
   it('[R-ROUTE-10] enabling admin builds three noindex pages in the default language only and warns', async () => {
     const content = copyContent();
     edit(content, 'site.yaml', 'admin: false', 'admin: true');
-    const { out: o, result } = await buildSite(content);
+    const { out: o, warnings } = await renderSite(content);
     for (const id of ['directory-profiles', 'lead-magnet', 'marketing-dashboard']) {
       expect(headOf(parseHtml(read(o, `admin/${id}.html`))).robots).toBe('noindex, nofollow');
-      expect(existsSync(path.join(o, 'es', 'admin', `${id}.html`))).toBe(false);
+      expect(has(o, `es/admin/${id}.html`)).toBe(false);
     }
     expect(read(o, 'sitemap.xml')).not.toContain('/admin/');
-    expect(result.stdout).toMatch(/admin pages are built and PUBLIC/);
+    expect(warnings).toMatch(/admin pages are built and PUBLIC/);
     const dirs = parseHtml(read(o, 'admin/directory-profiles.html'));
     expect(dirs.querySelectorAll('tbody tr')).toHaveLength(14);
   });
@@ -163,12 +162,12 @@ describe('content changes that add routes', () => {
     const content = copyContent();
     edit(content, 'site.yaml', 'languages: [en, es, ru, el]', 'languages: [en, es, ru, el, fr]');
     expect(existsSync(path.join(content, 'i18n', 'fr.yaml'))).toBe(true);
-    const { out: o, result } = await buildSite(content);
-    for (const p of PAGES) expect(existsSync(path.join(o, file(localize(p, 'fr')))), p).toBe(true);
-    for (const c of CATEGORIES) expect(existsSync(path.join(o, `fr/blog/category/${c}.html`))).toBe(true);
+    const { out: o, warnings } = await renderSite(content);
+    for (const p of PAGES) expect(has(o, file(localize(p, 'fr'))), p).toBe(true);
+    for (const c of CATEGORIES) expect(has(o, `fr/blog/category/${c}.html`)).toBe(true);
     for (const s of POSTS) {
-      expect(existsSync(path.join(o, `fr/blog/${s}.html`))).toBe(false);
-      expect(result.stdout).toContain(`blog/${s}: warning [missing-translation]`);
+      expect(has(o, `fr/blog/${s}.html`)).toBe(false);
+      expect(warnings).toContain(`blog/${s}: warning [missing-translation]`);
       const langs = headOf(parseHtml(read(o, `blog/${s}.html`))).alternates.map((a) => a.hreflang);
       expect(langs).toEqual(['en', 'es', 'ru', 'el', 'x-default']);
     }
@@ -181,9 +180,9 @@ describe('content changes that add routes', () => {
     const content = copyContent();
     const { rmSync } = await import('node:fs');
     rmSync(path.join(content, 'blog/monaco-grand-prix/ru.md'));
-    const { out: o, result } = await buildSite(content);
-    expect(existsSync(path.join(o, 'ru/blog/monaco-grand-prix.html'))).toBe(false);
-    expect(result.stdout).toMatch(/blog\/monaco-grand-prix: warning \[missing-translation\] post not translated into ru/);
+    const { out: o, warnings } = await renderSite(content);
+    expect(has(o, 'ru/blog/monaco-grand-prix.html')).toBe(false);
+    expect(warnings).toMatch(/blog\/monaco-grand-prix: warning \[missing-translation\] post not translated into ru/);
     const alts = headOf(parseHtml(read(o, 'es/blog/monaco-grand-prix.html'))).alternates.map((a) => a.hreflang);
     expect(alts).toEqual(['en', 'es', 'el', 'x-default']);
     expect(read(o, 'ru/blog.html')).not.toContain('/ru/blog/monaco-grand-prix');
@@ -194,12 +193,12 @@ describe('content changes that add routes', () => {
     edit(content, 'blog/monaco-grand-prix/en.md', 'date: 2025-04-22', 'date: 2030-01-01');
     const md = path.join(content, 'blog/madrid-luxury-dining/en.md');
     writeFileSync(md, readFileSync(md, 'utf8').replace(/^---\n/, '---\ndraft: true\n'));
-    const plain = await buildSite(content);
-    expect(existsSync(path.join(plain.out, 'blog/monaco-grand-prix.html'))).toBe(false);
-    expect(existsSync(path.join(plain.out, 'blog/madrid-luxury-dining.html'))).toBe(false);
-    expect(plain.result.stdout).toMatch(/blog\/monaco-grand-prix\/en\.md: warning \[scheduled\] date: dated 2030-01-01/);
-    const drafts = await buildSite(content, ['--drafts']);
-    expect(existsSync(path.join(drafts.out, 'blog/monaco-grand-prix.html'))).toBe(true);
-    expect(existsSync(path.join(drafts.out, 'blog/madrid-luxury-dining.html'))).toBe(true);
+    const plain = await renderSite(content);
+    expect(has(plain.out, 'blog/monaco-grand-prix.html')).toBe(false);
+    expect(has(plain.out, 'blog/madrid-luxury-dining.html')).toBe(false);
+    expect(plain.warnings).toMatch(/blog\/monaco-grand-prix\/en\.md: warning \[scheduled\] date: dated 2030-01-01/);
+    const drafts = await renderSite(content, { drafts: true });
+    expect(has(drafts.out, 'blog/monaco-grand-prix.html')).toBe(true);
+    expect(has(drafts.out, 'blog/madrid-luxury-dining.html')).toBe(true);
   });
 });

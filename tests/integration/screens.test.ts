@@ -2,8 +2,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, EPOCH, htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { describe, expect, it } from 'vitest';
+import { copyContent, edit, EPOCH, htmlFiles, read } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
+import { shippedOut } from '../helpers/shared.ts';
 import { parseHtml } from '../helpers/dom.ts';
 import { shipped } from '../helpers/content.ts';
 
@@ -22,13 +24,10 @@ const cityPath = (city: { path?: string; page?: string }) => city.path ?? pagePa
 const today = new Date(Number(EPOCH) * 1000).toISOString().slice(0, 10);
 const digits = (s: string) => s.replace(/[^\d+]/g, '');
 
-let out: string;
+const out = shippedOut();
 const page = (f: string) => parseHtml(read(out, f));
 const text = (doc: Document, sel = 'main') => (doc.querySelector(sel)?.textContent ?? '').replace(/\s+/g, ' ');
 
-beforeAll(async () => {
-  ({ out } = await buildSite(copyContent(SHIPPED_CONTENT)));
-});
 
 describe('header, skip links and footer', () => {
   it('[R-UI-1] logo, navigation with plain anchors on home and /#… elsewhere, language switcher, social and phone links', () => {
@@ -100,7 +99,7 @@ describe('header, skip links and footer', () => {
   it('[R-UI-16] the footer subtitle is hidden by a content flag', async () => {
     const content = copyContent();
     edit(content, 'site.yaml', 'footerSubtitle: true', 'footerSubtitle: false');
-    const { out: o } = await buildSite(content);
+    const { out: o } = await renderSite(content);
     expect(parseHtml(read(o, 'index.html')).querySelector('.footer-subtitle')).toBeNull();
   });
 
@@ -160,7 +159,7 @@ describe('home', () => {
   it('[R-UI-22] gallery tabs appear once two categories have images', async () => {
     const content = copyContent();
     edit(content, 'data/gallery.yaml', 'id: lifestyle-8, category: lifestyle', 'id: lifestyle-8, category: professional');
-    const { out: o } = await buildSite(content);
+    const { out: o } = await renderSite(content);
     const doc = parseHtml(read(o, 'index.html'));
     expect([...doc.querySelectorAll('.tabs a')].map((a) => a.getAttribute('href'))).toEqual(['#gallery-lifestyle', '#gallery-professional']);
   });

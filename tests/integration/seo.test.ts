@@ -2,19 +2,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { describe, expect, it } from 'vitest';
+import { htmlFiles, read } from '../helpers/site.ts';
+import { shippedOut } from '../helpers/shared.ts';
 import { shipped } from '../helpers/content.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 import { BASE, fileForUrl, urlForFile } from '../helpers/urls.ts';
 
-let out: string;
-let pages: Map<string, ReturnType<typeof headOf> & { file: string }>;
-
-beforeAll(async () => {
-  ({ out } = await buildSite(copyContent(SHIPPED_CONTENT), ['--host', 'netlify']));
-  pages = new Map(htmlFiles(out).map((f) => [f, { file: f, ...headOf(parseHtml(read(out, f))) }]));
-});
+const out = shippedOut();
+const pages = new Map(htmlFiles(out).map((f) => [f, { file: f, ...headOf(parseHtml(read(out, f))) }]));
 
 const c = shipped();
 /** A built post of the shipped content, in the last language it exists in (drafts are not built). */
