@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import path from 'node:path';
 import { build, type BuildResult } from './build.ts';
 import { resolveConfig, type CliOptions } from './config.ts';
-import { BuildError, formatDiagnostic, type Diagnostic } from './diagnostics.ts';
+import { BuildError, formatDiagnostic, formatFailure, type Diagnostic } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
 import { runWorkerRole } from './render/parallel.ts';
@@ -48,10 +48,7 @@ export function formatSummary(result: BuildResult, outDir: string): string {
 }
 
 function printErrors(stage: string, diagnostics: Diagnostic[]): void {
-  const errors = diagnostics;
-  console.error(`Build failed (${stage}): ${errors.length} problem(s). The previous output was left untouched.\n`);
-  for (const d of errors.slice(0, 50)) console.error(`${formatDiagnostic(d)}\n`);
-  if (errors.length > 50) console.error(`… and ${errors.length - 50} more.`);
+  console.error(formatFailure(stage, diagnostics));
 }
 
 async function runBuild(opts: CliOptions): Promise<number> {

@@ -76,6 +76,14 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.frame ? `${head}\n${printable(d.frame, true)}` : head;
 }
 
+/** What a failed build prints: the stage, how many problems, then each (the first 50) with its place and code frame. */
+export function formatFailure(stage: string, errors: readonly Diagnostic[]): string {
+  const lines = [`Build failed (${stage}): ${errors.length} problem(s). The previous output was left untouched.\n`];
+  for (const d of errors.slice(0, 50)) lines.push(`${formatDiagnostic(d)}\n`);
+  if (errors.length > 50) lines.push(`… and ${errors.length - 50} more.`);
+  return lines.join('\n');
+}
+
 /** Longest source line a code frame shows (the rest is cut, so a minified line stays one line). */
 const FRAME_WIDTH = 160;
 

@@ -104,6 +104,14 @@ export function read(out: Out, file: string): string {
   return typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
 }
 
+/** The bytes of a file of a build (on disk or in memory). */
+export function bytes(out: Out, file: string): Buffer {
+  if (typeof out === 'string') return readFileSync(path.join(out, file));
+  const content = out.memory.get(file);
+  if (content === undefined) throw new Error(`ENOENT: the build has no ${file}`);
+  return Buffer.from(content);
+}
+
 /** Whether a build has `file`. */
 export function has(out: Out, file: string): boolean {
   return typeof out === 'string' ? existsSync(path.join(out, file)) : out.memory.has(file);

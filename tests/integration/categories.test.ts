@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dump, load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, read } from '../helpers/site.ts';
+import { copyContent, read, type Out } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 import { fileForUrl } from '../helpers/urls.ts';
 import { SHIPPED_CONTENT } from '../helpers/site.ts';
@@ -25,10 +26,10 @@ for (const lang of site.languages) {
 const pathOf = (lang: string, category: string) => `${lang === site.defaultLanguage ? '' : `/${lang}`}${blog.path}/category/${category}`;
 
 describe('[R-UI-15][R-SEO-1][R-SEO-10] blog category pages', () => {
-  let out: string;
+  let out: Out;
   let sitemap: string;
   beforeAll(async () => {
-    ({ out } = await buildSite(content));
+    ({ out } = await renderSite(content));
     sitemap = read(out, 'sitemap.xml');
   });
 

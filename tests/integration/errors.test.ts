@@ -2,7 +2,9 @@
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, listFiles, runCli, FIXTURE_CONTENT } from '../helpers/site.ts';
+import { buildSite, copyContent, edit, listFiles, read, runCli, FIXTURE_CONTENT } from '../helpers/site.ts';
+import { renderErrors, renderSite } from '../helpers/render.ts';
+import { formatFailure } from '../../src/diagnostics.ts';
 
 let goodOut: string;
 let goodFiles: string[];
@@ -14,7 +16,10 @@ beforeAll(async () => {
   goodIndex = readFileSync(path.join(goodOut, 'index.html'), 'utf8');
 });
 
-/** Build broken content into the good output folder; it must fail and leave the folder as it was. */
+/**
+ * Build broken content with the CLI into the good output folder; it must fail and leave the folder
+ * as it was. One test per failing stage does this; the other cases check the report (expectErrors).
+ */
 async function expectFailure(change: (content: string) => void, ...patterns: RegExp[]) {
   const content = copyContent();
   change(content);
@@ -30,6 +35,16 @@ async function expectFailure(change: (content: string) => void, ...patterns: Reg
   return result.stderr;
 }
 
+/** Build broken content in memory; the report the CLI would print must match every pattern. */
+async function expectErrors(change: (content: string) => void, ...patterns: RegExp[]) {
+  const content = copyContent();
+  change(content);
+  const err = await renderErrors(content);
+  const report = formatFailure(err.stage, err.diagnostics);
+  for (const p of patterns) expect(report).toMatch(p);
+  return report;
+}
+
 describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
   it('malformed YAML names file, line and column', async () => {
     const err = await expectFailure((c) => edit(c, 'data/venues.yaml', '  name: Luxtal Balboa', '  name: [Luxtal Balboa'), /data\/venues\.yaml:\d+:\d+: error \[yaml\] malformed YAML/);
@@ -37,34 +52,34 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
   });
 
   it('a missing required field names the field and its line', async () => {
-    await expectFailure((c) => edit(c, 'data/health.yaml', /lastUpdate: .*\n/, ''), /data\/health\.yaml:\d+:\d+: error \[schema\] lastUpdate: missing required field: expected string/);
+    await expectErrors((c) => edit(c, 'data/health.yaml', /lastUpdate: .*\n/, ''), /data\/health\.yaml:\d+:\d+: error \[schema\] lastUpdate: missing required field: expected string/);
   });
 
   it('a wrong type says what was expected and what was found', async () => {
-    await expectFailure((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: "cheap" }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[0\]\.price: expected number, found the text "cheap"/);
+    await expectErrors((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: "cheap" }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[0\]\.price: expected number, found the text "cheap"/);
   });
 
   it('an unknown key is an error naming the key', async () => {
     // The line after minAdvanceHours, wherever the file's comments put it.
     const line = readFileSync(path.join(FIXTURE_CONTENT, 'data/booking.yaml'), 'utf8').split('\n').findIndex((l) => l.startsWith('minAdvanceHours:')) + 2;
-    await expectFailure((c) => edit(c, 'data/booking.yaml', /^minAdvanceHours: (.*)$/m, 'minAdvanceHours: $1\nminAdvanceHuors: 4'), new RegExp(`data/booking\\.yaml:${line}:1: error \\[schema\\] minAdvanceHuors: unknown key "minAdvanceHuors"`));
+    await expectErrors((c) => edit(c, 'data/booking.yaml', /^minAdvanceHours: (.*)$/m, 'minAdvanceHours: $1\nminAdvanceHuors: 4'), new RegExp(`data/booking\\.yaml:${line}:1: error \\[schema\\] minAdvanceHuors: unknown key "minAdvanceHuors"`));
   });
 
   it('an unknown language code in site.yaml and in a post file name', async () => {
-    await expectFailure((c) => edit(c, 'site.yaml', 'languages: [en, es, ru, el]', 'languages: [en, es, ru, el, de]'), /site\.yaml:\d+:\d+: error \[language\] languages\[4\]: unknown language code "de": there is no text table i18n\/de\.yaml/);
-    await expectFailure(
+    await expectErrors((c) => edit(c, 'site.yaml', 'languages: [en, es, ru, el]', 'languages: [en, es, ru, el, de]'), /site\.yaml:\d+:\d+: error \[language\] languages\[4\]: unknown language code "de": there is no text table i18n\/de\.yaml/);
+    await expectErrors(
       (c) => writeFileSync(path.join(c, 'blog/monaco-grand-prix/pt.md'), readFileSync(path.join(FIXTURE_CONTENT, 'blog/monaco-grand-prix/en.md'))),
       /blog\/monaco-grand-prix\/pt\.md: error \[language\] language: unknown language code "pt"/,
     );
   });
 
   it('duplicate slugs: a landing page and a page id', async () => {
-    await expectFailure((c) => edit(c, 'data/directories.yaml', '- { slug: xbiz,', '- { slug: avn,'), /data\/directories\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.slug: duplicate slug "avn"/);
-    await expectFailure((c) => edit(c, 'pages.yaml', '{ id: legal,', '{ id: privacy,'), /pages\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.id: duplicate id "privacy"/);
+    await expectErrors((c) => edit(c, 'data/directories.yaml', '- { slug: xbiz,', '- { slug: avn,'), /data\/directories\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.slug: duplicate slug "avn"/);
+    await expectErrors((c) => edit(c, 'pages.yaml', '{ id: legal,', '{ id: privacy,'), /pages\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.id: duplicate id "privacy"/);
   });
 
   it('two routes writing one file name both sources', async () => {
-    await expectFailure(
+    await expectErrors(
       (c) => {
         mkdirSync(path.join(c, 'blog', 'category'), { recursive: true });
         writeFileSync(path.join(c, 'blog/category/en.md'), readFileSync(path.join(FIXTURE_CONTENT, 'blog/monaco-grand-prix/en.md')));
@@ -77,12 +92,12 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
   });
 
   it('a redirect or directory target that is not a route', async () => {
-    await expectFailure((c) => edit(c, 'data/redirects.yaml', 'to: /madrid-vip-escort }', 'to: /madrid-vip }'), /data\/redirects\.yaml:\d+:\d+: error \[reference\] \[0\]\.to: target "\/madrid-vip" of "\/madrid-escort" is not a page/);
-    await expectFailure((c) => edit(c, 'data/directories.yaml', 'to: /about, source: avn', 'to: /aboot, source: avn'), /data\/directories\.yaml:\d+:\d+: error \[reference\] \[13\]\.to: target "\/aboot" of \/s\/avn is not a page/);
+    await expectErrors((c) => edit(c, 'data/redirects.yaml', 'to: /madrid-vip-escort }', 'to: /madrid-vip }'), /data\/redirects\.yaml:\d+:\d+: error \[reference\] \[0\]\.to: target "\/madrid-vip" of "\/madrid-escort" is not a page/);
+    await expectErrors((c) => edit(c, 'data/directories.yaml', 'to: /about, source: avn', 'to: /aboot, source: avn'), /data\/directories\.yaml:\d+:\d+: error \[reference\] \[13\]\.to: target "\/aboot" of \/s\/avn is not a page/);
   });
 
   it('[R-SEO-11] the page the business offers link to must be a page of pages.yaml', async () => {
-    await expectFailure((c) => edit(c, 'data/business.yaml', /^offersPage: .*$/m, 'offersPage: nowhere'), /data\/business\.yaml:\d+:\d+: error \[reference\] offersPage: "nowhere"/);
+    await expectErrors((c) => edit(c, 'data/business.yaml', /^offersPage: .*$/m, 'offersPage: nowhere'), /data\/business\.yaml:\d+:\d+: error \[reference\] offersPage: "nowhere"/);
   });
 
   it('a redirect loop', async () => {
@@ -93,11 +108,11 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
   });
 
   it('bad front matter in a post names the file, line and field', async () => {
-    await expectFailure((c) => edit(c, 'blog/monaco-grand-prix/es.md', /^date: .*$/m, 'date: 22/04/2025'), /blog\/monaco-grand-prix\/es\.md:4:\d+: error \[schema\] date: expected a date written YYYY-MM-DD/);
+    await expectErrors((c) => edit(c, 'blog/monaco-grand-prix/es.md', /^date: .*$/m, 'date: 22/04/2025'), /blog\/monaco-grand-prix\/es\.md:4:\d+: error \[schema\] date: expected a date written YYYY-MM-DD/);
   });
 
   it('a post whose front matter is never closed names the file and says what is missing', async () => {
-    await expectFailure(
+    await expectErrors(
       (c) => edit(c, 'blog/monaco-grand-prix/en.md', /^---\n\n/m, '\n'),
       /blog\/monaco-grand-prix\/en\.md:1: error \[front-matter\] the front matter is not closed: add a line --- after it/,
     );
@@ -129,10 +144,9 @@ describe('[R-UI-19][R-BUILD-12] strict mode', () => {
   it('reports missing translation keys per language', async () => {
     const content = copyContent();
     edit(content, 'i18n/es.yaml', /^ {2}tagline: .*\n/m, '');
-    const result = await runCli(['build', '--content', content, '--out', goodOut + '-x']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/i18n\/es\.yaml: warning \[missing-translation\] 1 key\(s\) missing in es \(shown as the key\): footer\.tagline/);
-    const page = readFileSync(path.join(goodOut + '-x', 'es.html'), 'utf8');
+    const { out, warnings } = await renderSite(content);
+    expect(warnings).toMatch(/i18n\/es\.yaml: warning \[missing-translation\] 1 key\(s\) missing in es \(shown as the key\): footer\.tagline/);
+    const page = read(out, 'es.html');
     expect(page).toContain('>footer.tagline<');
   });
 });

@@ -1,9 +1,10 @@
 /** Only files the image pipeline understands are published, each re-encoded without metadata (icons too). */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { buildSite, copyContent, listFiles, runCli, tmpDir } from '../helpers/site.ts';
+import { copyContent, listFiles, runCli, tmpDir, bytes, read } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 
 const SECRETS = ['Owner Name', 'EOS Private', '/home/alice', 'inkscape', 'sodipodi', 'metadata', 'Created with', 'rdf:'];
 
@@ -40,18 +41,18 @@ describe('[R-SAFE-3][R-PRIV-4] image pipeline strictness', () => {
     expect(png.toString('latin1')).toContain('Owner Name'); // the fixture really carries it
     writeFileSync(path.join(content, 'images', 'touch-icon.png'), png);
     writeFileSync(path.join(content, 'images', 'icon.svg'), INKSCAPE_ICON);
-    const { out } = await buildSite(content, ['-q']);
+    const { out } = await renderSite(content);
     const files = listFiles(out);
     const svg = files.filter((f) => /^assets\/img\/icon\.[0-9a-f]+\.svg$/.test(f));
     const touch = files.filter((f) => /^assets\/img\/touch-icon\.[0-9a-f]+\.png$/.test(f));
     expect(svg).toHaveLength(1);
     expect(touch).toHaveLength(1);
-    const svgText = readFileSync(path.join(out, svg[0]!), 'utf8');
+    const svgText = read(out, svg[0]!);
     expect(svgText).toMatch(/^<svg[^>]*viewBox="0 0 64 64"/); // still the icon
     expect(svgText).toContain('#7a3e2b');
     for (const secret of SECRETS) expect(svgText.includes(secret), `icon.svg contains "${secret}"`).toBe(false);
     expect(svgText).not.toContain('<!--');
-    const pngBytes = readFileSync(path.join(out, touch[0]!));
+    const pngBytes = bytes(out, touch[0]!);
     const m = await sharp(pngBytes).metadata();
     expect({ exif: m.exif, xmp: m.xmp, icc: m.icc, width: m.width }).toEqual({ exif: undefined, xmp: undefined, icc: undefined, width: 180 });
     for (const secret of ['Owner Name', 'EOS Private', 'GPS']) expect(pngBytes.toString('latin1').includes(secret), `touch-icon contains "${secret}"`).toBe(false);

@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, htmlFiles, read, runCli, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
+import { copyContent, edit, htmlFiles, read, runCli, SHIPPED_CONTENT, tmpDir, type Out } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 
 const yamlOf = <T = any>(content: string, file: string): T => parse(readFileSync(path.join(content, file), 'utf8')) as T;
@@ -16,9 +17,9 @@ const langs = site.languages;
 const localize = (p: string, lang: string) => (lang === site.defaultLanguage ? p : p === '/' ? `/${lang}` : `/${lang}${p}`);
 const fileOf = (p: string) => (p === '/' ? 'index.html' : `${p.slice(1)}.html`);
 
-/** Build `content` and fail with the CLI output otherwise; returns the output folder. */
-async function build(content: string): Promise<string> {
-  return (await buildSite(content)).out;
+/** Build `content` in memory and fail with its errors otherwise; returns the output. */
+async function build(content: string): Promise<Out> {
+  return (await renderSite(content)).out;
 }
 
 /** Run a build expected to fail; returns its stderr. */
@@ -38,8 +39,8 @@ describe('[R-OPS-1] one source per price: a changed rate tier shows everywhere, 
   while (all.includes(newPrice)) newPrice++;
   // A price as any language shows it (€250, 250 €, 250\u00a0€) or as the markup states it.
   const shows = (html: string, n: number) => new RegExp(`€[\\s\\u00a0\\u202f]?${n}(?![\\d,.])|(?<![\\d,.])${n}[\\s\\u00a0\\u202f]?€|"price":${n}(?!\\d)`).test(html);
-  let before: string;
-  let after: string;
+  let before: Out;
+  let after: Out;
 
   beforeAll(async () => {
     const content = copyContent(SHIPPED_CONTENT);
@@ -70,7 +71,7 @@ describe('[R-OPS-2] a city is content: one entry in cities.yaml plus its texts',
   // A zone no shipped city uses, so the booking option's zone is the new city's own.
   const zone = ['Europe/Lisbon', 'Atlantic/Canary', 'America/New_York'].find((z) => !cities.some((c) => c.timezone === z))!;
   const city = { id: 'lisbon-test', path: '/lisbon-test-companion', name: (lang: string) => `Lisboa-${lang}` };
-  let out: string;
+  let out: Out;
 
   beforeAll(async () => {
     const content = copyContent(SHIPPED_CONTENT);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite, copyContent, edit, htmlFiles, listFiles, read } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 
 const HOSTILE = `</script><script>alert("x")</script><img src=x onerror=alert(1)> "quoted" & 'single' \u2028`;
@@ -16,7 +17,7 @@ describe('[R-SEO-9] hostile text in content', () => {
     edit(content, 'data/venues.yaml', 'name: Luxtal Balboa', `name: ${yamlText}`);
     edit(content, 'blog/monaco-grand-prix/en.md', /^title: .*$/m, `title: ${yamlText}`);
     edit(content, 'blog/monaco-grand-prix/en.md', /\n## /, `\n<script>alert("body")</script>\n\n[click](javascript:alert(1))\n\n## `);
-    const { out } = await buildSite(content);
+    const { out } = await renderSite(content);
     for (const f of htmlFiles(out)) {
       const html = read(out, f);
       expect(html, f).not.toContain('<script>alert');
@@ -60,7 +61,7 @@ describe('[R-BUILD-4][R-BUILD-11] deterministic output', () => {
 
 describe('[R-BUILD-1] build options and summary', () => {
   it('--base-url changes canonicals, hreflang, sitemap and robots', async () => {
-    const { out } = await buildSite(copyContent(), ['--base-url', 'https://staging.example.org/']);
+    const { out } = await renderSite(copyContent(), { baseUrl: 'https://staging.example.org/' });
     expect(headOf(parseHtml(read(out, 'es/rates.html'))).canonical).toBe('https://staging.example.org/es/rates');
     expect(read(out, 'sitemap.xml')).toContain('<loc>https://staging.example.org/</loc>');
     expect(read(out, 'robots.txt')).toContain('https://staging.example.org/sitemap.xml');

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { HtmlValidate } from 'html-validate';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, listFiles, read, runCli, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
+import { copyContent, listFiles, read, runCli, SHIPPED_CONTENT, tmpDir, type Out } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 
 const yamlOf = <T = any>(content: string, file: string): T => parse(readFileSync(path.join(content, file), 'utf8')) as T;
@@ -36,7 +37,7 @@ function writePost(content: string, slug: string, lang: string, body: string): s
 }
 
 describe('[R-OPS-4] images and links in posts', () => {
-  let out: string;
+  let out: Out;
   let summary: string;
   const postPath = localize(`${blog.path}/ops-a`, other);
   const doc = () => parseHtml(read(out, fileOf(postPath)));
@@ -67,9 +68,9 @@ describe('[R-OPS-4] images and links in posts', () => {
         'two',
       ].join('\n'),
     );
-    const built = await buildSite(content);
+    const built = await renderSite(content);
     out = built.out;
-    summary = built.result.stdout + built.result.stderr;
+    summary = built.warnings;
   }, 300_000);
 
   it('[R-OPS-4] post images become <picture> with AVIF/WebP srcsets, the real size and lazy loading', () => {

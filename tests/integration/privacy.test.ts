@@ -10,7 +10,8 @@ import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../client/keys.ts';
 import { parseHtml } from '../helpers/dom.ts';
-import { buildSite, copyContent, read, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { copyContent, read, SHIPPED_CONTENT, type Out } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 
 /** GDPR Art. 15-18, 20, 21, 7(3) and 77: the rights the policy must list. */
 const RIGHTS = ['access', 'rectification', 'erasure', 'restriction', 'portability', 'objection', 'withdrawal', 'complaint'];
@@ -21,7 +22,7 @@ const yaml = <T,>(dir: string, file: string) => parse(readFileSync(path.join(dir
 type Site = { languages: string[]; defaultLanguage: string; storageKey: string; analytics: Record<string, string> };
 type Legal = { authorities: { country: string; url: string }[]; authoritiesList: string; processors: { ga4: { name: string; url: string } } };
 
-let out: string;
+let out: Out;
 let site: Site;
 let legal: Legal;
 let privacyPath: string;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   writeFileSync(path.join(content, 'site.yaml'), stringify(site));
   legal = yaml<Legal>(SHIPPED_CONTENT, 'data/legal.yaml');
   privacyPath = yaml<{ id: string; path: string }[]>(SHIPPED_CONTENT, 'pages.yaml').find((p) => p.id === 'privacy')!.path;
-  ({ out } = await buildSite(content));
+  ({ out } = await renderSite(content));
 });
 
 const page = (lang: string) => {

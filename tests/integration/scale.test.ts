@@ -1,14 +1,15 @@
 /** Large sites stay usable: paginated lists, a sitemap index past 50,000 URLs. */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, read } from '../helpers/site.ts';
+import { copyContent, read, has, type Out } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 import { sitemapFiles } from '../../src/output/sitemap.ts';
 import type { Site } from '../../src/content/model.ts';
 import type { Route, RouteTable } from '../../src/routes/table.ts';
 
-let out: string;
+let out: Out;
 const page = (f: string) => parseHtml(read(out, f));
 
 beforeAll(async () => {
@@ -24,7 +25,7 @@ beforeAll(async () => {
         `---\ntitle: "Journey ${i} (${lang})"\nexcerpt: "A short trip."\ndate: 2024-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}\ncategory: travel\nauthor: "Aurelia"\ntags: [travel]\n---\n\n## Day one\n\nText.\n`,
       );
   }
-  ({ out } = await buildSite(content));
+  ({ out } = await renderSite(content));
 });
 
 describe('blog pagination', () => {
@@ -32,8 +33,8 @@ describe('blog pagination', () => {
     expect(page('blog.html').querySelectorAll('.post-card')).toHaveLength(12);
     expect(page('blog/page/2.html').querySelectorAll('.post-card')).toHaveLength(12);
     expect(page('blog/page/3.html').querySelectorAll('.post-card')).toHaveLength(34 - 24);
-    expect(existsSync(path.join(out, 'blog/page/4.html'))).toBe(false);
-    expect(existsSync(path.join(out, 'blog/page/1.html'))).toBe(false);
+    expect(has(out, 'blog/page/4.html')).toBe(false);
+    expect(has(out, 'blog/page/1.html')).toBe(false);
     const p2 = page('blog/page/2.html');
     expect(p2.querySelector('.pagination a[rel="prev"]')!.getAttribute('href')).toBe('/blog');
     expect(p2.querySelector('.pagination a[rel="next"]')!.getAttribute('href')).toBe('/blog/page/3');
@@ -50,7 +51,7 @@ describe('blog pagination', () => {
     expect(h2.canonical).toBe('https://aurelia-companion.example/blog/page/2');
     expect(h2.title).not.toBe(headOf(page('blog.html')).title);
     expect(h2.alternates.map((a) => a.hreflang)).toEqual(['en', 'x-default']);
-    expect(existsSync(path.join(out, 'es/blog/page/2.html'))).toBe(false);
+    expect(has(out, 'es/blog/page/2.html')).toBe(false);
     expect(read(out, 'sitemap.xml')).toContain('<loc>https://aurelia-companion.example/blog/page/3</loc>');
     // A paginated list links to category pages instead of filtering in place.
     expect(page('blog.html').querySelector('nav.filters')!.hasAttribute('data-inplace')).toBe(false);

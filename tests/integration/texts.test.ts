@@ -9,7 +9,8 @@ import { IntlMessageFormat } from 'intl-messageformat';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { parseHtml } from '../helpers/dom.ts';
-import { buildSite, copyContent, htmlFiles, read, ROOT, runCli, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { copyContent, htmlFiles, read, ROOT, runCli, SHIPPED_CONTENT, type Out } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 
 type Tree = Record<string, unknown>;
 const loadYaml = (dir: string, file: string) => parseYaml(readFileSync(path.join(dir, file), 'utf8')) as unknown;
@@ -50,13 +51,13 @@ describe('[R-VIS-6] plural forms and decimals per language', () => {
     { ratings: [5], hours: 5 },
     { ratings: [5, 4, 5], hours: 1 },
   ];
-  const outs: string[] = [];
+  const outs: Out[] = [];
   beforeAll(async () => {
     for (const c of cases) {
       const dir = copyContent(SHIPPED_CONTENT);
       realReviews(dir, c.ratings);
       setBooking(dir, 'minAdvanceHours', c.hours);
-      outs.push((await buildSite(dir)).out);
+      outs.push((await renderSite(dir)).out);
     }
   });
 
@@ -171,12 +172,12 @@ describe('[R-OPS-1][R-UI-20] a price changed in rates.yaml shows everywhere, for
   const oldPrice = tier.price;
   const newPrice = oldPrice + 37;
   const money = (locale: string, n: number) => new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0 }).format(n);
-  let out = '';
+  let out: Out = { memory: new Map() };
   beforeAll(async () => {
     const dir = copyContent(SHIPPED_CONTENT);
     const file = path.join(dir, 'data/rates.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace(new RegExp(`(id: ${tier.id},[^}]*price: )${oldPrice}\\b`), `$1${newPrice}`));
-    ({ out } = await buildSite(dir));
+    ({ out } = await renderSite(dir));
   });
 
   for (const lang of site.languages) {
