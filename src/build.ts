@@ -19,7 +19,7 @@ import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeC
 import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
-import { DiskWriter, IncrementalWriter, type Writer } from './output/writer.ts';
+import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
 import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
@@ -291,6 +291,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   await writer.commit();
   // After the web root is published: the files no host may serve go beside it.
   if (writer instanceof DiskWriter || writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
+  else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
   const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
   if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });

@@ -188,6 +188,8 @@ export class MemoryWriter implements Writer {
   bytes = 0;
   /** Every file written, by output path; empty after `abort`. */
   readonly output = new Map<string, string | Uint8Array>();
+  /** The host's files that go beside the web root (`<out>.host/` on disk), by name. */
+  readonly beside = new Map<string, string | Uint8Array>();
 
   async write(file: string, content: string | Uint8Array): Promise<void> {
     if (this.output.has(file)) throw new Error(`${file} written twice`);
@@ -200,6 +202,7 @@ export class MemoryWriter implements Writer {
 
   async abort(): Promise<void> {
     this.output.clear();
+    this.beside.clear();
   }
 }
 

@@ -8,7 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { parse, parseDocument } from 'yaml';
 import { expect, it } from 'vitest';
-import { buildSite, copyContent, read, SHIPPED_CONTENT } from './site.ts';
+import { copyContent, materialize, read, SHIPPED_CONTENT } from './site.ts';
+import { renderSite } from './render.ts';
 import type { HostRules } from '../../src/output/hosts/rules.ts';
 
 /** The language the engine tests add to the content (content/i18n/fr.yaml exists for it). */
@@ -35,8 +36,8 @@ const yamlOf = <T>(dir: string, file: string) => parse(readFileSync(path.join(di
 /** `/rates` in `es` → `/es/rates` (the default language has no prefix). */
 export const localized = (p: string, lang: string, def: string) => (lang === def ? p : p === '/' ? `/${lang}` : `/${lang}${p}`);
 
-/** Copy the content, add a language, build it for `host`. */
-export async function hostBuild(host: string, extra: string[] = []): Promise<HostBuild> {
+/** Copy the content, add a language, build it for `host` (in memory, then written out for the engine to serve). */
+export async function hostBuild(host: string, extra: { baseUrl?: string } = {}): Promise<HostBuild> {
   const content = copyContent(SHIPPED_CONTENT);
   const site = yamlOf<{ languages: string[]; defaultLanguage: string }>(content, 'site.yaml');
   const languages = site.languages.includes(EXTRA_LANGUAGE) ? site.languages : [...site.languages, EXTRA_LANGUAGE];
@@ -47,7 +48,7 @@ export async function hostBuild(host: string, extra: string[] = []): Promise<Hos
     doc.set('languages', languages);
     writeFileSync(file, doc.toString());
   }
-  const { out } = await buildSite(content, ['--host', host, ...extra]);
+  const out = materialize((await renderSite(content, { host, ...extra })).out);
   const def = site.defaultLanguage;
   const redirects = yamlOf<{ from: string; to: string }[]>(content, 'data/redirects.yaml').flatMap((r) => languages.map((l) => [localized(r.from, l, def), localized(r.to, l, def)] as [string, string]));
   const landings = yamlOf<{ slug: string }[]>(content, 'data/directories.yaml').map((d) => `/s/${d.slug}`);

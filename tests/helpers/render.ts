@@ -21,13 +21,14 @@ export interface Rendered {
 /** Build `contentDir` in memory with the CLI's options (`host`, `baseUrl`, `drafts`, `strict`); throws with every diagnostic when it fails. */
 export async function renderSite(contentDir: string, opts: Omit<CliOptions, 'content' | 'out'> = {}): Promise<Rendered> {
   const started = performance.now();
-  // An output path is required by the config (and checked like the CLI's); nothing is written there.
+  // An output path is required by the config (and checked like the CLI's); nothing is written there
+  // unless the test materializes the build (host files such as nginx.conf name this folder).
   const config = { ...resolveConfig({ ...opts, content: contentDir, out: path.join(tmpDir('site-memory-'), 'dist'), quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) };
   const writer = new MemoryWriter();
   try {
     const result = await build(config, writer);
     const warnings = result.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic).join('\n');
-    return { out: { memory: writer.output }, result, warnings };
+    return { out: { memory: writer.output, beside: writer.beside, dir: config.outDir }, result, warnings };
   } catch (err) {
     if (err instanceof BuildError) throw new Error(`build failed (${err.stage}):\n${err.diagnostics.map(formatDiagnostic).join("\n")}`, { cause: err });
     throw err;

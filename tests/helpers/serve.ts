@@ -1,11 +1,9 @@
 /** Served sites for browser tests: the run's shared build, or a changed copy rendered for one file. */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sharedBrowser } from './browser.ts';
 import { renderSite } from './render.ts';
-import { copyContent, htmlFiles, SHIPPED_CONTENT, tmpDir } from './site.ts';
+import { copyContent, htmlFiles, materialize, SHIPPED_CONTENT } from './site.ts';
 import { siteUrl } from './shared.ts';
 import { startStaticServer } from '../../src/server/static.ts';
 
@@ -17,12 +15,7 @@ import { startStaticServer } from '../../src/server/static.ts';
 export async function serveSite(change: (content: string) => void, from = SHIPPED_CONTENT): Promise<{ base: string; server: Server; out: string; files: string[]; content: string }> {
   const content = copyContent(from);
   change(content);
-  const { out: built } = await renderSite(content);
-  const out = path.join(tmpDir('site-served-'), 'dist');
-  for (const [file, bytes] of built.memory) {
-    mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
-    writeFileSync(path.join(out, file), bytes);
-  }
+  const out = materialize((await renderSite(content)).out);
   const { server, url } = await startStaticServer({ root: out });
   return { base: url, server, out, files: htmlFiles(out), content };
 }

@@ -3,7 +3,7 @@
  * or, for tests of the CLI itself, with the real CLI (buildSite); read the output with read/htmlFiles.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,20 @@ export async function buildSite(contentDir: string, extra: string[] = []): Promi
 /** The files of a build made in memory (renderSite): output path → content. */
 export interface MemoryOutput {
   readonly memory: ReadonlyMap<string, string | Uint8Array>;
+  /** The host's files that go beside the web root (`<out>.host/`). */
+  readonly beside?: ReadonlyMap<string, string | Uint8Array>;
+  /** The output folder the build was configured for (host files such as nginx.conf name it); nothing is there until `materialize`. */
+  readonly dir?: string;
+}
+
+/** Write a build held in memory to its output folder and its host files to `<folder>.host/`, for a server or engine to serve; returns the folder. */
+export function materialize(out: MemoryOutput, dir = out.dir ?? path.join(tmpDir('site-out-'), 'dist')): string {
+  for (const [root, files] of [[dir, out.memory], [`${dir}.host`, out.beside ?? new Map()]] as const)
+    for (const [file, content] of files) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), content);
+    }
+  return dir;
 }
 
 /** A build's output: a folder on disk or a build held in memory. */

@@ -6,7 +6,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, listFiles, read, runCli, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { copyContent, edit, listFiles, materialize, read, runCli, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { renderSite } from '../helpers/render.ts';
 import { startDevServer } from '../../src/server/dev.ts';
 import { hostRules } from '../helpers/hosts.ts';
 
@@ -29,10 +30,10 @@ function contentWithoutHost(): string {
   return c;
 }
 
-/** One build per host, shared by the tests below (each build costs seconds). */
+/** One build per host (in memory, written out with its host folder), shared by the tests below. */
 const builds = new Map<string, Promise<string>>();
 const buildFor = (host: string) => {
-  if (!builds.has(host)) builds.set(host, buildSite(contentWithoutHost(), ['--host', host]).then((b) => b.out));
+  if (!builds.has(host)) builds.set(host, renderSite(contentWithoutHost(), { host }).then((b) => materialize(b.out)));
   return builds.get(host)!;
 };
 
@@ -49,12 +50,12 @@ describe('host targets', () => {
 
   it('[R-HOST-1] deploy.host in site.yaml picks the target, --host wins over it, the default is static', async () => {
     const c = contentWithoutHost();
-    const plain = await buildSite(c);
+    const plain = await renderSite(c);
     expect(listFiles(plain.out)).toContain('.nojekyll');
     writeYaml(c, 'deploy:\n  host: cloudflare\n');
-    const fromYaml = await buildSite(c);
+    const fromYaml = await renderSite(c);
     expect(read(fromYaml.out, '_redirects')).not.toContain('301!');
-    const flag = await buildSite(c, ['--host', 'netlify']);
+    const flag = await renderSite(c, { host: 'netlify' });
     expect(read(flag.out, '_redirects')).toContain('301!');
   });
 
