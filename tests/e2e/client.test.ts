@@ -380,7 +380,10 @@ describe.skipIf(!hasChrome)('[R-PRIV-1] consent mode on with an analytics provid
     await page.goto(`${base}/rates?utm_source=slixa`);
     await settled(page);
     await page.mouse.wheel(0, 2000);
-    await page.waitForTimeout(300);
+    // Scrolled, the scroll handled, and the network quiet (anything the scroll started has been requested).
+    await page.waitForFunction(() => window.scrollY > 0);
+    await settled(page);
+    await page.waitForLoadState('networkidle');
     expect(external).toEqual([]);
     await page.locator('[data-consent] button[data-consent-choice="accept"]').click();
     await page.waitForFunction(() => Array.isArray(window.plausible?.q));

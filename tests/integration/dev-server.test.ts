@@ -126,7 +126,12 @@ describe('[R-SAFE-6][R-BUILD-8] local servers', () => {
       expect((await get(url, '/')).status).toBe(200);
       expect((await get(url, '/', { Host: 'evil.example' })).status).toBe(421);
     } finally {
-      child.kill('SIGTERM');
+      // Stopped and waited for: no server outlives its test.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   });
 });

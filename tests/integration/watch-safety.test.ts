@@ -3,7 +3,7 @@
  * moved back, a template stuck in an endless loop, SIGTERM while a render is stuck.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -157,12 +157,15 @@ describe('[R-SAFE-5] stopping', () => {
   it('[R-SAFE-5] SIGTERM stops watch (exit 0) even while a render is stuck in a loop', async () => {
     const s = startWatch(() => undefined, { SITE_RENDER_LIMIT_MS: '600000' });
     await connect(s);
-    change(s, 'templates/pages/NotFound.tsx', '  const { t, route } = ctx;', LOOP);
-    // Give the rebuild time to reach the looping template (nothing is printed while it is stuck).
-    await new Promise((r) => setTimeout(r, 3000));
+    // The looping template leaves a mark as it enters the loop (templates may require node
+    // modules), so the signal is sent while the render is stuck, not after a guessed delay.
+    const entered = path.join(s.dir, 'loop-entered');
+    change(s, 'templates/pages/NotFound.tsx', '  const { t, route } = ctx;', `require('node:fs').writeFileSync(${JSON.stringify(entered)}, '');\n  ${LOOP}`);
+    await until(() => existsSync(entered), 'the rebuild to reach the looping template', s, 60_000);
     s.child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => resolve(-1), 10_000);
+      // Generous: a busy machine; the exit event ends the wait as soon as it comes.
+      const timer = setTimeout(() => resolve(-1), 30_000);
       s.child.once('exit', (c) => {
         clearTimeout(timer);
         resolve(c);
