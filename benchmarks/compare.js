@@ -30,24 +30,24 @@ if (!commit || !Number.isInteger(runs) || runs < 1 || args.some((a) => a.startsW
 }
 const git = (...a) => spawnSync('git', a, { cwd: root, encoding: 'utf8' });
 const sha = git('rev-parse', '--verify', '--quiet', `${commit}^{commit}`).stdout.trim();
-if (!sha) {
-  console.error(`bench:compare: ${commit} is not a commit here`);
-  process.exit(2);
-}
+if (!sha) (console.error(`bench:compare: ${commit} is not a commit here`), process.exit(2));
 
 // ------------------------------------------------------------------------- cleanup, also on Ctrl-C
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'site-bench-compare-'));
 const children = new Set();
 let worktree; // set once `git worktree add` succeeded
+const leftovers = new Set(); // what a run being interrupted would leave in the trees' caches
+const drop = (...paths) => paths.forEach((p) => (rmSync(p, { recursive: true, force: true }), leftovers.delete(p)));
 function cleanup() {
   for (const c of children) c.kill('SIGKILL');
+  for (const p of leftovers) rmSync(p, { recursive: true, force: true });
   if (worktree) {
     // node_modules first: rmSync unlinks its symlinks without following them into ours
     rmSync(path.join(worktree, 'node_modules'), { recursive: true, force: true });
     git('worktree', 'remove', '--force', worktree);
   }
   rmSync(tmp, { recursive: true, force: true });
-  if (worktree) git('worktree', 'prune');
+  git('worktree', 'prune'); // also a worktree whose `add` was interrupted
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
   process.on(sig, () => {
@@ -104,7 +104,9 @@ console.log(`cpu         ${cpu}, ${os.availableParallelism()} cores, ${(os.total
 console.log(`load avg    ${load()} (1, 5, 15 min) at the start`);
 console.log(`A           working tree at ${head}${dirty ? ` + ${dirty} changed file(s)` : ''}`);
 console.log(`B           ${git('log', '-1', '--format=%h %s', sha).stdout.trim().slice(0, 100)}`);
-console.log(`runs        ${runs} per case and tree, alternating A, B; watch: median of ${EDITS} edits per run\n`);
+console.log(`runs        ${runs} per case and tree, alternating A, B; watch: median of ${EDITS} edits per run`);
+if (runs < 5) console.log('            (fewer than 5 runs: one noisy run can decide a verdict)');
+console.log('');
 
 const A = { name: 'A', root, what: 'the current tree' };
 const B = { name: 'B', root: path.join(tmp, 'tree'), what: `commit ${sha.slice(0, 9)}` };
@@ -154,10 +156,12 @@ try {
   /** One cold build into a fresh folder; its wall time in ms. */
   async function build(t, input, label) {
     const out = path.join(mkdtempSync(path.join(tmp, 'out-')), 'dist');
+    const record = lastBuildRecord(t, out); // the build's record of a folder about to be removed
+    leftovers.add(record);
     const r = await run(process.execPath, [path.join(t.root, 'bin/site.js'), 'build', '--quiet', '--content', input, '--out', out], { cwd: t.root, timeoutMs: 300_000, what: `${label} build by ${t.what}` });
-    rmSync(path.dirname(out), { recursive: true, force: true });
-    rmSync(lastBuildRecord(t, out), { force: true }); // the record of a folder that is gone
-    if (r.code !== 0) throw new Fail(`${t.what} cannot build the current content (${label}):\n${r.out.slice(-3000)}`);
+    drop(path.dirname(out), record);
+    if (r.code !== 0 && t === A) throw new Fail(`the current tree cannot build its own content (${label}):\n${r.out.slice(0, 3000)}`);
+    if (r.code !== 0) throw new Fail(`${t.what} cannot build the current content (${label}): its templates or schemas need content that content/ no longer has, or it has a bug of its own. Its output:\n${r.out.slice(0, 3000)}`);
     return r.ms;
   }
 
@@ -183,6 +187,7 @@ try {
       const builtInto = /Pages are built into (.+?)\/ \(/;
       await waitFor(() => builtInto.test(out), `${t.what}: site watch to say where it builds ("Pages are built into")`, 5_000);
       dev = path.resolve(t.root, builtInto.exec(out)[1]);
+      for (const p of [dev, `${dev}.host`, lastBuildRecord(t, dev)]) leftovers.add(p);
       // the post's page in the default language: the shortest .html path naming its slug
       const page = readdirSync(dev, { recursive: true }).filter((f) => f.endsWith('.html') && f.includes(slug)).sort((x, y) => x.length - y.length)[0];
       if (!page) throw new Fail(`${t.what}: no page for blog/${slug} in ${dev}`);
@@ -204,8 +209,8 @@ try {
       await waitFor(() => exited, `${t.what}: site watch to stop after Ctrl-C`, 5_000).catch(() => child.kill('SIGKILL'));
       children.delete(child);
       // its dev folder (and the host files beside it) in the tree's cache
-      for (const p of dev ? [dev, `${dev}.host`, lastBuildRecord(t, dev)] : []) rmSync(p, { recursive: true, force: true });
-      rmSync(dir, { recursive: true, force: true });
+      if (dev) drop(dev, `${dev}.host`, lastBuildRecord(t, dev));
+      drop(dir);
     }
   }
 
@@ -220,10 +225,11 @@ try {
     const ms = await build(t, content, 'warm-up');
     console.log(`warm-up (not timed) ${t.name}: ${(ms / 1000).toFixed(1)} s`);
   }
-  // B must have built with its own templates: its bundle is in its own cache, not in ours
-  const bundles = existsSync(B.cache) ? readdirSync(B.cache).filter((f) => /^cli-.*\.mjs$/.test(f)) : [];
-  if (!bundles.length) throw new Fail(`${B.what} did not bundle into its own cache ${B.cache}: it may have run this tree's code`);
-  console.log(`B's CLI bundle: ${path.relative(tmp, path.join(B.cache, bundles[0]))} (own cache)\n`);
+  // B's bin/site.js bundled B's src into B's own cache, and B's CLI (whose project root, hence
+  // templates, client and image cache, is found from the bundle's real path) wrote there too
+  const own = existsSync(B.cache) ? readdirSync(B.cache) : [];
+  if (!own.some((f) => /^cli-.*\.mjs$/.test(f))) throw new Fail(`${B.what} did not bundle into its own cache ${B.cache}`);
+  console.log(`B's own cache (in the worktree): ${own.join(', ')}\n`);
 
   const times = Object.fromEntries(cases.map((c) => [c.id, { A: [], B: [] }]));
   for (let i = 0; i < runs; i++) {
@@ -238,7 +244,7 @@ try {
   // -------------------------------------------------------------------------------------- table
   let slower = false;
   const f = (x) => x.toFixed(0);
-  console.log(`\n| case | median A (current) | median B (${sha.slice(0, 9)}) | A/B | min-max A | min-max B | verdict |`);
+  console.log(`\n| case | median A (current) | median B (${sha.slice(0, 9)}) | A/B | min-max A (ms) | min-max B (ms) | verdict |`);
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const c of cases) {
     const { A: a, B: b } = times[c.id];
