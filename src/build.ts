@@ -189,9 +189,9 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // templates and assets (a cold image cache takes a while: progress on the terminal or every few seconds)
   let imageProgress: Progress | undefined;
-  const imagesProgress = (done: number, total: number) => {
+  const imagesProgress = (done: number, total: number, current?: string) => {
     imageProgress ??= startProgress('images', total, { quiet: config.quiet || Boolean(cache) });
-    imageProgress.update(done);
+    imageProgress.update(done, current);
   };
   let templates: TemplateModule;
   let bundled: Awaited<ReturnType<typeof bundleAssets>>;

@@ -6,7 +6,7 @@
 
 /** Where progress goes and how often (tests pass their own stream and clock). */
 export interface ProgressOptions {
-  stream?: { isTTY?: boolean; write(text: string): unknown };
+  stream?: { isTTY?: boolean; columns?: number; write(text: string): unknown };
   /** Milliseconds between plain lines without a terminal (SITE_PROGRESS_INTERVAL_MS, default 5000). */
   interval?: number;
   now?: () => number;
@@ -16,8 +16,8 @@ export interface ProgressOptions {
 
 /** One stage's counter. */
 export interface Progress {
-  /** `done` of `total` units are finished. */
-  update(done: number): void;
+  /** `done` of `total` units are finished; `current` names the one that just did (shown after the count). */
+  update(done: number, current?: string): void;
   /** The stage ended: clear the terminal line, or print the total if anything was printed. */
   end(): void;
 }
@@ -39,14 +39,17 @@ export function startProgress(label: string, total: number, opts: ProgressOption
   let printed = false;
   let shown = -1;
   const line = (done: number) => `${label}: ${done}/${total} (${Math.round((done / total) * 100)}%)`;
+  // On a terminal the line must not wrap (`\r` would then rewrite its last row only).
+  const fit = (text: string) => (stream.columns && text.length >= stream.columns ? `${text.slice(0, stream.columns - 2)}…` : text);
   return {
-    update(done) {
+    update(done, current) {
       const t = now();
       if (done === shown || t - last < every || (tty && t - started < Math.min(1000, interval))) return;
       last = t;
       shown = done;
       printed = true;
-      stream.write(tty ? `\r\x1b[K${line(Math.min(done, total))}` : `${line(Math.min(done, total))}\n`);
+      const text = current ? `${line(Math.min(done, total))} ${current}` : line(Math.min(done, total));
+      stream.write(tty ? `\r\x1b[K${fit(text)}` : `${text}\n`);
     },
     end() {
       if (!printed) return;

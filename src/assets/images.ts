@@ -8,7 +8,10 @@
  *
  * Encoding is slow (AVIF above all), so every source's outputs are cached in
  * `<cacheDir>/images/<key>/`, the key being a hash of the source bytes, the options below and
- * sharp's version: a rebuild of unchanged images reads files and never loads sharp. Metadata:
+ * sharp's version: a rebuild of unchanged images reads files and never loads sharp. A cold cache
+ * (`npm ci` empties it: every CI run and fresh clone) encodes every output once, all of them
+ * through one queue that keeps every core busy (see ENCODERS and `scheduler`); two identical
+ * sources are encoded once. Metadata:
  * sharp writes none unless `withMetadata`/`keepMetadata` is called, and it is never called here,
  * so no EXIF (GPS, camera, dates), XMP, IPTC or ICC profile reaches `dist/`; pixels are converted
  * to sRGB and turned upright (EXIF orientation) before the metadata goes.
@@ -16,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { listFiles } from '../files.ts';
 import { requireCjs } from '../require.ts';
@@ -28,6 +32,23 @@ import type { OutputFile } from './bundle.ts';
 /** What every raster output is made with; part of the cache key. */
 export const IMAGE_OPTIONS = Object.freeze({
   quality: 85,
+  /**
+   * Encoder effort, chosen by measurement (`node benchmarks/images.js --sweep`: the 14 shipped
+   * images, every output, one encoder on one thread, median of 3; AMD EPYC x2, 2026-11-25). AVIF
+   * is most of the work: at sharp's default effort 4 it took 11.4 of 13.6 s CPU for 108 KB.
+   *   AVIF effort 4 (default): 13.6 s CPU, AVIF 107.6 KB, all formats 433.7 KB
+   *   AVIF effort 3:            5.7 s,     AVIF 124.1 KB (+15 %), all 450.2 KB
+   *   AVIF effort 2:            4.4 s,     AVIF 117.9 KB (+9.6 %), all 444.0 KB (+2.4 %)   <- chosen
+   *   AVIF effort 1:            3.3 s,     AVIF 155.5 KB (+45 %), all 481.6 KB (+11 %)
+   *   AVIF effort 0:            3.1 s,     AVIF 236.6 KB (+120 %), all 562.7 KB (+30 %)
+   * Effort 2 is the fastest within ~10 % of today's bytes (PSNR against the source stays above
+   * 50 dB: 51.9 dB mean against 52.7 at effort 4). WebP (1.1 s of CPU in all) gains nothing
+   * measurable below effort 4 (3: same bytes and time; 2: +17 % WebP bytes; 0: +65 % for 0.6 s
+   * less), so it keeps its default. mozjpeg stays on: off saves ~0.1 s and costs +32 % JPEG bytes.
+   */
+  avifEffort: 2,
+  webpEffort: 4,
+  mozjpeg: true,
   /** Fit inside this box, never upscaled. */
   maxWidth: 1920,
   maxHeight: 1080,
@@ -43,8 +64,23 @@ const RASTER = /\.(?:svg|png|jpe?g|webp|avif|gif|tiff?)$/i;
 /** What an icon may still hold after SVGO, and must not: a path on the author's machine. */
 const ABSOLUTE_PATH = /file:\/\/|(?:^|[\s"'(=])\/(?:home|Users|root|tmp|var|mnt|media)\/|[A-Za-z]:\\/;
 const RASTER_NAMES = 'SVG, PNG, JPEG, WebP, AVIF, GIF and TIFF';
-/** Encodes at a time: the build machine has two cores (sharp also gets one libvips thread each). */
-const ENCODERS = 2;
+/**
+ * Encodes at a time, each on one libvips thread (`sharp.concurrency(1)`): one per core plus one.
+ * Measured on 2 cores, idle (benchmarks/images.js --parallel, median of 5, 2026-11-25), the
+ * encodes of the 14 shipped images took: 1 encoder 3.56 s (1.01 cores busy), 2 encoders 2.05 s
+ * (1.79: each job's hand-over leaves a core idle for a moment), 3 encoders 1.87 s (1.93 cores),
+ * 4 encoders 1.85 s (1.96); CPU time the same for all (4.4 s). One encoder with 2 libvips threads
+ * instead took 2.86 s, and AVIF came out different (aom splits its work: 126.6 KB instead of
+ * 117.9), so files would depend on the build machine's core count. At most UV_THREADPOOL_SIZE - 1
+ * (4 - 1 by default): sharp runs on libuv's thread pool, and file reads and writes need a thread
+ * of it too.
+ */
+const ENCODERS = Math.max(1, Math.min(os.availableParallelism() + 1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1));
+/**
+ * Relative CPU cost of one output pixel by format at the efforts above (benchmarks/images.js
+ * --jobs: AVIF 0.086 s per megapixel, WebP 0.043, mozjpeg 0.033), to start the longest jobs first.
+ */
+const COST: Record<'avif' | 'webp' | 'jpeg', number> = { avif: 2, webp: 1, jpeg: 0.75 };
 /** Cache entries not used for this long are removed. */
 const CACHE_TTL_MS = 30 * 24 * 3600 * 1000;
 
@@ -102,8 +138,11 @@ export interface ImageOptions {
   social?: string;
   /** Images some page shows (paths under content/images); any other is neither encoded nor shipped. */
   used?: ReadonlySet<string>;
-  /** Called with how many of `total` images are done (read from the cache or encoded). */
-  progress?: (done: number, total: number) => void;
+  /**
+   * Called with how many of `total` images are done (read from the cache or encoded), and which
+   * one just finished (its path under content/images, with its encoding time when encoded).
+   */
+  progress?: (done: number, total: number, current?: string) => void;
 }
 
 let sharpVersion: string | undefined;
@@ -121,21 +160,55 @@ function loadSharp(): Promise<typeof import('sharp')> {
   }));
 }
 
-/** A tiny semaphore: at most `n` encodes run at once across the whole build. */
-function limiter(n: number) {
+/** Where a job stands in the queue: its image's estimated cost and turn, then its own cost. */
+interface Priority {
+  image: number;
+  seq: number;
+  cost: number;
+}
+
+/**
+ * One queue for the CPU work of every image in the build (decodes and encodes): at most `n` jobs
+ * run at once, the most urgent first. Images go largest first and one after the other (an image's
+ * jobs go before the next image's), its jobs longest first: the long AVIF encodes start early so
+ * the tail is one small job, only the images being encoded hold decoded pixels (a site of 500
+ * photos does not decode all of them before encoding any), and each image is finished (cached, and
+ * counted in the progress line) as soon as its own jobs are done.
+ */
+function scheduler(n: number) {
   let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(job: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await job();
-    } finally {
-      active--;
-      waiting.shift()?.();
+  const queue: { at: Priority; start: () => void }[] = [];
+  // Negative when `a` goes first: the larger image, then the one queued first, then the longer job.
+  const order = (a: Priority, b: Priority) => b.image - a.image || a.seq - b.seq || b.cost - a.cost;
+  const next = () => {
+    while (active < n && queue.length) {
+      let best = 0;
+      for (let i = 1; i < queue.length; i++) if (order(queue[i]!.at, queue[best]!.at) < 0) best = i;
+      active++;
+      queue.splice(best, 1)[0]!.start();
     }
   };
+  let images = 0;
+  /** The queue of one image (estimated cost `image`): `run(cost, job)` queues one of its jobs. */
+  return (image: number) => {
+    const seq = images++;
+    return <T>(cost: number, job: () => Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        queue.push({
+          at: { image, seq, cost },
+          start: () =>
+            void job()
+              .then(resolve, reject)
+              .finally(() => {
+                active--;
+                next();
+              }),
+        });
+        next();
+      });
+  };
 }
+type Scheduler = ReturnType<typeof scheduler>;
 
 /**
  * Widths for the srcset: the candidates below the served width, then the served width itself. A
@@ -154,7 +227,7 @@ function clamp(w: number, h: number): { width: number; height: number } {
 const variantName = (v: Variant) => `${v.width}.${v.hash}.${EXT[v.format]}`;
 
 /** Encode one source: every width in AVIF and WebP, and the JPEG fallback, in memory. */
-async function encode(bytes: Buffer, social: boolean, run: ReturnType<typeof limiter>): Promise<{ entry: Entry; blobs: Buffer[] }> {
+async function encode(bytes: Buffer, social: boolean, queue: Scheduler): Promise<{ entry: Entry; blobs: Buffer[]; ms: number }> {
   const sharp = await loadSharp();
   const meta = await sharp(bytes).metadata();
   if (!meta.width || !meta.height) throw new Error('cannot read its width and height');
@@ -164,6 +237,9 @@ async function encode(bytes: Buffer, social: boolean, run: ReturnType<typeof lim
   const sourceWidth = meta.autoOrient?.width ?? (swap ? meta.height : meta.width);
   const sourceHeight = meta.autoOrient?.height ?? (swap ? meta.width : meta.height);
   const target = social ? { ...IMAGE_OPTIONS.social } : clamp(sourceWidth, sourceHeight);
+  // The image's place in the queue: its estimated CPU cost (every output's pixels by format).
+  const pixels = (width: number) => width * Math.round((width * target.height) / target.width);
+  const run = queue(srcsetWidths(target.width).reduce((sum, w) => sum + pixels(w) * (COST.avif + COST.webp), pixels(target.width) * COST.jpeg));
   // SVG is rasterised at a density that gives at least the target size (72 dpi = its own size).
   const scale = Math.max(target.width / sourceWidth, target.height / sourceHeight, 1);
   const open = (): Sharp => (isSvg ? sharp(bytes, { density: Math.min(72 * scale, 2400) }) : sharp(bytes));
@@ -172,36 +248,50 @@ async function encode(bytes: Buffer, social: boolean, run: ReturnType<typeof lim
   pipeline = social
     ? pipeline.resize(target.width, target.height, { fit: 'cover', position: 'attention' })
     : pipeline.resize(target.width, target.height, { fit: 'inside', withoutEnlargement: true });
-  const { data: decoded, info } = await run(() => pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true }));
-  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
-  // An alpha channel that is fully opaque (SVG artwork, most PNGs) only costs bytes.
-  const opaque = info.channels === 4 && (await sharp(decoded, raw).stats()).isOpaque;
+  // Time spent on this image's jobs (not waiting for the queue): what the progress line shows.
+  let ms = 0;
+  const timed = async <T>(job: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await job();
+    } finally {
+      ms += performance.now() - started;
+    }
+  };
+  const { decoded, info, raw, opaque } = await run(Infinity, () => timed(async () => {
+    const { data, info } = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+    // An alpha channel that is fully opaque (SVG artwork, most PNGs) only costs bytes.
+    const opaque = info.channels === 4 && (await sharp(data, raw).stats()).isOpaque;
+    return { decoded: data, info, raw, opaque };
+  }));
   const base = () => (opaque ? sharp(decoded, raw).removeAlpha() : sharp(decoded, raw));
 
   const q = IMAGE_OPTIONS.quality;
   const jobs: { format: Format; width: number; make: () => Sharp }[] = [];
   for (const width of srcsetWidths(info.width)) {
     const resized = () => (width === info.width ? base() : base().resize({ width }));
-    jobs.push({ format: 'avif', width, make: () => resized().avif({ quality: q }) });
-    jobs.push({ format: 'webp', width, make: () => resized().webp({ quality: q }) });
+    jobs.push({ format: 'avif', width, make: () => resized().avif({ quality: q, effort: IMAGE_OPTIONS.avifEffort }) });
+    jobs.push({ format: 'webp', width, make: () => resized().webp({ quality: q, effort: IMAGE_OPTIONS.webpEffort }) });
   }
   // The fallback `src` is a JPEG at the served size, not a WebP: it is also the og:image (networks
   // do not all read WebP, and the social image must be exactly 1200x630) and the JSON-LD
   // contentUrl, and it is what the few browsers without AVIF and WebP get. Browsers that read
   // AVIF or WebP take the <source> srcsets and never download it.
-  jobs.push({ format: 'jpeg', width: info.width, make: () => base().flatten({ background: '#ffffff' }).jpeg({ quality: q, mozjpeg: true }) });
+  jobs.push({ format: 'jpeg', width: info.width, make: () => base().flatten({ background: '#ffffff' }).jpeg({ quality: q, mozjpeg: IMAGE_OPTIONS.mozjpeg }) });
 
   const done = await Promise.all(
     jobs.map((job) =>
-      run(async () => {
+      run(job.width * Math.round((job.width * info.height) / info.width) * COST[job.format], () => timed(async () => {
         const { data, info: out } = await job.make().toBuffer({ resolveWithObject: true });
         return { variant: { format: job.format, width: out.width, height: out.height, hash: contentHash(data) }, data };
-      }),
+      })),
     ),
   );
   return {
     entry: { width: info.width, height: info.height, sourceWidth, sourceHeight, variants: done.map((d) => d.variant) },
     blobs: done.map((d) => d.data),
+    ms,
   };
 }
 
@@ -318,7 +408,9 @@ export async function processImages(contentDir: string, options: ImageOptions): 
   // A file the pipeline cannot read is an error even when unused: it must not sit among the images.
   const unreadable = all.filter((rel) => !options.icons.has(rel) && !RASTER.test(rel));
   const names = all.filter((rel) => wanted(rel) && !unreadable.includes(rel));
-  const run = limiter(ENCODERS);
+  const queue = scheduler(ENCODERS);
+  /** Cache entries read or made in this build, by key: two identical sources are encoded once. */
+  const entries = new Map<string, Promise<{ entry: Entry; blobs: Buffer[]; ms?: number }>>();
   const files: OutputFile[] = [];
   const assets = new Map<string, ImageAsset>();
   const stats: ImageStats = { sources: 0, files: 0, cached: 0, encoded: 0 };
@@ -329,10 +421,11 @@ export async function processImages(contentDir: string, options: ImageOptions): 
     errors.push({ rel, message: `not an image the build can convert (it reads ${RASTER_NAMES}); it would be published as it is, metadata included. Convert it (for example to JPEG) or move it out of the images folder` });
 
   let finished = 0;
-  const tick = () => options.progress?.(++finished, names.length);
+  const tick = (current: string) => options.progress?.(++finished, names.length, current);
   await Promise.all(
     names
-      .map(async (rel) => {
+      // Each resolves to what the progress line says of it: its path, and its encoding time.
+      .map(async (rel): Promise<string> => {
       const bytes = await fs.readFile(path.join(dir, rel));
       const flat = rel.replace(/\//g, '-');
       if (options.icons.has(rel)) {
@@ -341,30 +434,41 @@ export async function processImages(contentDir: string, options: ImageOptions): 
           made = await icon(rel, bytes, cacheRoot, optionsKey, used);
         } catch (err) {
           errors.push({ rel, message: (err as Error).message });
-          return;
+          return rel;
         }
         const out = `assets/img/${hashedName(flat, contentHash(made))}`;
         files.push({ file: out, content: made });
         assets.set(rel, { src: `/${out}`, width: 0, height: 0, sources: [] });
-        return;
+        return rel;
       }
       const social = rel === options.social;
       const key = createHash('sha256').update(optionsKey).update(social ? 'social' : 'photo').update(bytes).digest('hex').slice(0, 24);
       const entryDir = path.join(cacheRoot, key);
       used.add(key);
-      let result = await readEntry(entryDir);
       stats.sources++;
-      if (result) stats.cached++;
-      else {
-        try {
-          result = await encode(bytes, social, run);
-        } catch (err) {
-          errors.push({ rel, message: (err as Error).message });
-          return;
-        }
-        stats.encoded++;
-        await writeEntry(entryDir, result.entry, result.blobs);
+      let pending = entries.get(key);
+      const first = !pending;
+      if (!pending) {
+        pending = (async () => {
+          const cached = await readEntry(entryDir);
+          if (cached) return cached;
+          const made = await encode(bytes, social, queue);
+          await writeEntry(entryDir, made.entry, made.blobs);
+          return made;
+        })();
+        entries.set(key, pending);
       }
+      let result: Awaited<typeof pending>;
+      try {
+        result = await pending;
+      } catch (err) {
+        errors.push({ rel, message: (err as Error).message });
+        return rel;
+      }
+      // A copy of a source met earlier in this build counts as cached: its files were made once.
+      const encoded = first && result.ms !== undefined;
+      if (encoded) stats.encoded++;
+      else stats.cached++;
       const { entry, blobs } = result;
       const stem = flat.replace(/\.[^.]+$/, '');
       const urls = entry.variants.map((v, i) => {
@@ -387,6 +491,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
         height: entry.height,
         sources: (['avif', 'webp'] as const).map((f) => ({ type: MIME[f], srcset: srcset(f) })),
       });
+      return encoded ? `${rel} (${(result.ms! / 1000).toFixed(1)} s of encoding)` : rel;
       })
       .map((done) => done.then(tick)),
   );

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, copyContent, edit, htmlFiles, listFiles, read, runCli, tmpDir } from '../helpers/site.ts';
 import { parseHtml } from '../helpers/dom.ts';
+import { renderSite } from '../helpers/render.ts';
 
 const IMAGE_FILE = /\.(?:avif|webp|jpe?g|png|gif|tiff?)$/i;
 const SUMMARY = /images: (\d+) sources, (\d+) files \((\d+) from cache, (\d+) encoded\)/;
@@ -205,6 +206,22 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(counts(second.stdout)).toEqual({ sources: 14, files: a.files, cached: 14, encoded: 0 });
     expect(listFiles(out).filter((f) => f.startsWith('assets/img/probe-64.'))).toHaveLength(3);
+  });
+
+  it('two identical new images in one build are encoded once', async () => {
+    const content = copyContent();
+    // Noise nobody has built before: the image cache cannot have it.
+    const noise = Buffer.from(Array.from({ length: 48 * 32 * 3 }, () => Math.floor(Math.random() * 256)));
+    const png = await sharp(noise, { raw: { width: 48, height: 32, channels: 3 } }).png().toBuffer();
+    writeFileSync(path.join(content, 'images/gallery/twin-a.png'), png);
+    writeFileSync(path.join(content, 'images/gallery/twin-b.png'), png);
+    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-8.svg', 'file: gallery/twin-a.png');
+    edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-7.svg', 'file: gallery/twin-b.png');
+    const { result, out } = await renderSite(content);
+    expect(result.stats.images).toMatchObject({ sources: 14, encoded: 1, cached: 13 });
+    const twins = listFiles(out).filter((f) => /^assets\/img\/gallery-twin-[ab]-/.test(f));
+    expect(twins.filter((f) => f.includes('twin-a'))).toHaveLength(3);
+    expect(twins.filter((f) => f.includes('twin-b'))).toHaveLength(3);
   });
 
   it('[R-OPS-4] gallery.yaml takes no width/height: sizes come from the files (a typed size is an unknown key)', async () => {

@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyContent, edit, htmlFiles, read, runCli, tmpDir } from '../helpers/site.ts';
-import { renderSite } from '../helpers/render.ts';
+import { copyContent, edit, htmlFiles, read } from '../helpers/site.ts';
+import { renderErrors, renderSite } from '../helpers/render.ts';
+import { formatFailure } from '../../src/diagnostics.ts';
 
 /** The first post folder and language file of a content copy (found, not named: any content works). */
 function firstPost(content: string): string {
@@ -24,11 +25,10 @@ function lineOf(content: string, file: string, re: RegExp): number {
   return i + 1;
 }
 
-async function failingBuild(content: string) {
-  const out = path.join(tmpDir('site-out-'), 'dist');
-  const result = await runCli(['build', '--content', content, '--out', out]);
-  expect(result.code, result.stdout + result.stderr).toBe(1);
-  return result;
+/** Build `content` in memory; it must fail. `stderr` is the report the CLI prints for it (formatFailure). */
+async function failingBuild(content: string): Promise<{ stderr: string; stdout: string }> {
+  const err = await renderErrors(content);
+  return { stderr: formatFailure(err.stage, err.diagnostics), stdout: '' };
 }
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;

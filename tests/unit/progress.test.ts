@@ -46,4 +46,20 @@ describe('[R-BUILD-1] progress of long stages', () => {
     expect(f.writes).toEqual(['\r\x1b[Kpages: 50/200 (25%)', '\r\x1b[Kpages: 100/200 (50%)', '\r\x1b[K']);
     expect(f.writes.join('')).not.toContain('\n');
   });
+
+  it('names the unit that just finished (each image of a cold encode), cut to the terminal width', () => {
+    const plain = fake(false);
+    const p = startProgress('images', 14, { stream: plain.stream, now: plain.now, interval: 5000 });
+    plain.advance(5000);
+    p.update(3, 'gallery/lifestyle-2.svg (0.4 s of encoding)');
+    expect(plain.writes).toEqual(['images: 3/14 (21%) gallery/lifestyle-2.svg (0.4 s of encoding)\n']);
+    const term = fake(true);
+    const narrow = { ...term.stream, columns: 30 };
+    const q = startProgress('images', 14, { stream: narrow, now: term.now, interval: 5000 });
+    term.advance(1200);
+    q.update(3, 'gallery/a-very-long-name-that-would-wrap.svg');
+    expect(term.writes).toHaveLength(1);
+    expect(term.writes[0]!.replace('\r\x1b[K', '').length).toBeLessThan(30);
+    expect(term.writes[0]).toMatch(/^\r\x1b\[Kimages: 3\/14 \(21%\) gallery\/a.*…$/);
+  });
 });
