@@ -16,7 +16,7 @@ for (const d of ['templates', 'client', 'content']) cpSync(path.join(root, d), p
 symlinkSync(path.join(root, 'src'), path.join(dir, 'src'));
 symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
 
-const child = spawn(process.execPath, [path.join(root, 'bin/site.js'), 'watch', '--port', '0', '--content', 'content', '--templates', 'templates', '--client', 'client', '--out', 'dist'], {
+const child = spawn(process.execPath, [path.join(root, 'bin/site.js'), 'watch', '--port', '0', '--content', 'content', '--templates', 'templates', '--client', 'client'], {
   cwd: dir,
   stdio: ['ignore', 'pipe', 'inherit'],
 });

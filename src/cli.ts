@@ -197,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
     .version(version(), '-V, --version', 'print the version and exit')
     .helpOption('-h, --help', 'show help for a command')
     .addHelpCommand('help [command]', 'show help for a command')
-    // Fixed at 80 columns, so help reads the same in a terminal, a pipe and the README.
+    // Fixed at 80 columns, so help reads the same in a terminal, a pipe and the docs (docs/cli.md).
     .configureHelp({ helpWidth: 80 })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();

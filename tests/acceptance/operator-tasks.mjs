@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * The README's operator tasks ("Running the site"), applied to a copy of a content folder:
+ * The operator's guide's routine tasks (docs/operator.md), applied to a copy of a content folder:
  *
  *   node tests/acceptance/operator-tasks.mjs <copy-of-content>
  *   SITE_CONTENT=<copy-of-content> npm test
  *
- * Each task uses what the README tells the operator to use (the `site new` commands, then edits
+ * Each task uses what docs/operator.md tells the operator to use (the `site new` commands, then edits
  * to the files it names), so the suite run against the result shows the tasks work end to end.
  * Tasks: a fifth language (fr), a new city (Barcelona), a post in two languages, a price change,
  * a new review. Nothing outside the given folder is changed.

@@ -98,7 +98,7 @@ const USTED = [
   // Formal imperatives where a sentence or list item starts (mid-sentence they are often subjunctives).
   /(?:^|[.!?:]\s+|\*\*|\d\.\s+)(?:Reserve|Vista|Tómese|Déjese|Mantenga|Cene|Pida|Descubra|Disfrute|Confirme|Asegure|Planifique|Organice|Piense|Envíe|Utilice|Contacte|Consulte|Decida|Escriba|Llame)(?![\p{L}])/u,
 ];
-/** Tú markers: the register the site uses (README "Content"). */
+/** Tú markers: the register the site uses (docs/operator.md). */
 const TU = word('tú|tu|tus|te|contigo|puedes|quieres|escríbeme');
 
 const languages = readdirSync(i18n)
