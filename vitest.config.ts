@@ -18,6 +18,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: two test files at a time.
     maxWorkers: 2,
+    // The default report, then the longest test, collection and hooks (the 10 s budget).
+    reporters: ['default', './tests/setup/timing-reporter.ts'],
     // React (templates rendered in-process by fixture builds) in its production build, as the CLI runs it.
     env: { NODE_ENV: 'production' },
     projects: [tier('unit'), tier('integration', [sharedBuild]), tier('hosts', [sharedBuild]), tier('e2e', [sharedBuild, './tests/setup/browser.ts'])],

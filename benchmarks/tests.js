@@ -31,7 +31,7 @@ const run = (cmd, argv, env = {}) => {
 };
 const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
 const types = [run(tsc, ['--noEmit']), run(tsc, ['--noEmit', '-p', 'client/sw.tsconfig.json'])];
-const vitest = run(path.join(root, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=dot', '--reporter=json', `--outputFile=${report}`, ...vitestArgs], { SITE_TEST_BUILD_LOG: buildLog });
+const vitest = run(path.join(root, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=dot', '--reporter=./tests/setup/timing-reporter.ts', '--reporter=json', `--outputFile=${report}`, ...vitestArgs], { SITE_TEST_BUILD_LOG: buildLog });
 const total = performance.now() - started;
 
 const json = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : { testResults: [] };
