@@ -11,7 +11,7 @@ import { checkContent } from './content/checks.ts';
 import type { Site } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
-import { processImages, usedKey, type ImageStats, type ProcessedImages } from './assets/images.ts';
+import { processImages, usedKey, type ProcessedImages } from './assets/images.ts';
 import { checkPostRefs } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadTemplates, type TemplateModule } from './render/templates.ts';
@@ -29,26 +29,10 @@ import { faviconIco } from './assets/favicon.ts';
 import { manifestFile } from './output/manifest.ts';
 import { pauseAsync } from './output/publish.ts';
 import { startProgress, type Progress } from './progress.ts';
+import type { BuildStats } from './stats.ts';
 
-export interface BuildStats {
-  /** kind → language → count. */
-  pages: Record<string, Record<string, number>>;
-  files: number;
-  bytes: number;
-  ms: number;
-  scriptGzipBytes: number;
-  /** Milliseconds per stage, in order. */
-  stages: Record<string, number>;
-  /** Image sources, files written for them, and how many came from the cache or were encoded. */
-  images: ImageStats;
-  languages: readonly string[];
-  /** Files carried over unchanged from the last build (nothing rendered); 0 for a real build. */
-  carried: number;
-  /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
-  threads: number;
-  /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
-  markdownHelped: number;
-}
+export type { BuildStats } from './stats.ts';
+
 
 /**
  * What a long-running session (watch) keeps between builds. A stage whose entry is set reuses it;

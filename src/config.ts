@@ -1,7 +1,7 @@
 /** Resolve command-line options into one frozen config shared by every command. */
 import path from 'node:path';
 import { cacheDir, projectRoot } from './project.ts';
-import { HOSTS, type HostName } from './output/hosts/types.ts';
+import { HOSTS, type HostName } from './output/hosts/names.ts';
 import { checkOutputPath } from './output/publish.ts';
 import { UsageError } from './commands/usage.ts';
 

@@ -4,7 +4,7 @@
  */
 // Named imports, not the `z` namespace: the namespace keeps all of zod in the CLI bundle (its 40
 // locales included: 814 KB of a 1.5 MB bundle, parsed at every start); these are what the schemas use.
-import { HOSTS } from '../output/hosts/types.ts';
+import { HOSTS } from '../output/hosts/names.ts';
 import { array, boolean, discriminatedUnion, email, enum as enumOf, literal, number, record, strictObject, string, union, url as urlOf } from 'zod';
 
 const z = { array, boolean, discriminatedUnion, email, enum: enumOf, literal, number, record, strictObject, string, union, url: urlOf };

@@ -8,7 +8,7 @@ import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
-import type { BuildStats } from '../build.ts';
+import type { BuildStats } from '../stats.ts';
 import { listFiles } from '../files.ts';
 
 /** What the last good build of an output folder recorded. */

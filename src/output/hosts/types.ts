@@ -2,9 +2,7 @@
 import type { OutputFile } from '../../assets/bundle.ts';
 import type { HostRules } from './rules.ts';
 
-/** The host targets of `site build --host` and `deploy.host`. */
-export const HOSTS = ['static', 'cloudflare', 'netlify', 'vercel', 'nginx', 's3'] as const;
-export type HostName = (typeof HOSTS)[number];
+export { HOSTS, type HostName } from './names.ts';
 
 /** A host's files: `web` go into the web root beside the pages; `beside` into `<out>.host/`, never served. */
 export interface HostFiles {

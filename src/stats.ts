@@ -1,0 +1,25 @@
+/**
+ * What a build reports about itself. A leaf module (types only): the build, the build record
+ * (output/carry.ts) and the CLI's summary share it without importing each other.
+ */
+import type { ImageStats } from './assets/images.ts';
+
+export interface BuildStats {
+  /** kind → language → count. */
+  pages: Record<string, Record<string, number>>;
+  files: number;
+  bytes: number;
+  ms: number;
+  scriptGzipBytes: number;
+  /** Milliseconds per stage, in order. */
+  stages: Record<string, number>;
+  /** Image sources, files written for them, and how many came from the cache or were encoded. */
+  images: ImageStats;
+  languages: readonly string[];
+  /** Files carried over unchanged from the last build (nothing rendered); 0 for a real build. */
+  carried: number;
+  /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
+  threads: number;
+  /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
+  markdownHelped: number;
+}
