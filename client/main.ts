@@ -3,7 +3,7 @@
  * dialog, smooth scrolling, the saved language, the booking handoff to WhatsApp, the
  * call-to-action variant, consent, attribution and analytics.
  */
-import type { ClientData } from '../src/render/client-data.ts';
+import type { ClientData } from '../src/api.ts';
 import { local, session } from './storage.ts';
 import { keys as storageKeys } from './keys.ts';
 import { initMenu } from './menu.ts';

@@ -1,5 +1,5 @@
 /** The one WhatsApp message builder: booking form, floating card and every WhatsApp link. Pure. */
-import type { ClientData } from '../src/render/client-data.ts';
+import type { ClientData } from '../src/api.ts';
 
 export const MAX_MESSAGE = 1000;
 export const FIELD_ORDER = ['name', 'phone', 'email', 'date', 'time', 'duration', 'location', 'message'] as const;

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PageContext } from '../src/render/context.ts';
-import { contentSecurityPolicy } from '../src/output/hosting.ts';
+import { contentSecurityPolicy, type PageContext } from '../src/api.ts';
 import { ClientData, JsonLd } from './components/JsonLd.tsx';
 import { Header } from './components/Header.tsx';
 import { Footer } from './components/Footer.tsx';

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PageContext } from '../../src/render/context.ts';
-import type { Venue } from '../../src/content/model.ts';
+import type { PageContext, Venue } from '../../src/api.ts';
 
 /** Page heading block shared by inner pages. */
 export function PageIntro({ title, intro, kicker }: { title: string; intro?: string; kicker?: string }) {

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 
 /**
  * The consent choice, first layer: Accept and Reject with equal weight, a link to the policy.

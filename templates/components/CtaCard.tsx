@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { whatsappHref } from './Blocks.tsx';
 
 /** The close button of the card and the bar: script only (without it there is nothing to remember). */

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 
 /** Brand, tagline, cities, disclaimer, 18+ notice, copyright, contact, social, privacy and legal links. */
 export function Footer({ ctx }: { ctx: PageContext }) {

@@ -1,5 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
-import type { GalleryImage } from '../../src/content/model.ts';
+import type { GalleryImage, PageContext } from '../../src/api.ts';
 import { Picture } from './Picture.tsx';
 
 function Carousel({ ctx, images, id, label, plain }: { ctx: PageContext; images: readonly GalleryImage[]; id: string; label: string; plain?: boolean }) {

@@ -1,5 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
-import { addMonths } from '../../src/content/checks.ts';
+import { addMonths, type PageContext } from '../../src/api.ts';
 
 /**
  * The health documentation card and its one dialog. Without JavaScript the card links to the

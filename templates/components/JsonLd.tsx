@@ -1,4 +1,4 @@
-import { jsonForScript } from '../../src/render/jsonld.ts';
+import { jsonForScript } from '../../src/api.ts';
 
 /** JSON-LD as a data block: escaped so no content can close the script element. */
 export function JsonLd({ data }: { data: object }) {

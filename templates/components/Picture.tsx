@@ -1,5 +1,5 @@
 import { preload } from 'react-dom';
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 
 interface Props {
   ctx: PageContext;

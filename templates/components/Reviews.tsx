@@ -1,5 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
-import { aggregateRating } from '../../src/render/jsonld.ts';
+import { aggregateRating, type PageContext } from '../../src/api.ts';
 
 /** Reviews as testimonials; sample reviews are labelled as such and never marked up. */
 export function Reviews({ ctx }: { ctx: PageContext }) {

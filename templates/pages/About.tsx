@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { PageIntro, Section, NextSteps } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 

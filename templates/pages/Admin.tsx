@@ -1,6 +1,5 @@
-import type { PageContext } from '../../src/render/context.ts';
+import { absoluteUrl, type PageContext } from '../../src/api.ts';
 import { PageIntro } from '../components/Blocks.tsx';
-import { absoluteUrl } from '../../src/routes/paths.ts';
 
 /** Admin pages (off by default, public when on): only what the build knows, never secrets. */
 export function Admin({ ctx }: { ctx: PageContext }) {

@@ -1,6 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
-import { listPagePath } from '../../src/routes/table.ts';
-import { documentTitle } from '../../src/render/head.ts';
+import { documentTitle, listPagePath, type PageContext } from '../../src/api.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Blog list and category pages: filters are links, so they work without JavaScript. */

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import type { ReactNode } from 'react';
 import { ContactButtons, displayPhone, PageIntro, ServiceRules, tierOf, tierPrice } from '../components/Blocks.tsx';
 

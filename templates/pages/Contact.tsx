@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { ContactButtons, PageIntro, Section, Venues } from '../components/Blocks.tsx';
 
 /** Contact: WhatsApp, phone, Instagram, availability, areas, 3 steps, venues, privacy. */

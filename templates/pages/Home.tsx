@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { ContactButtons, Section, ServiceRules, tierOf, tierPrice, Venues } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { Gallery } from '../components/Gallery.tsx';

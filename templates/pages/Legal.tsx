@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 const SECTIONS = {

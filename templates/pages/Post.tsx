@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 
 /** A blog post: back link, author line, body, tags and share links. */
 export function Post({ ctx }: { ctx: PageContext }) {

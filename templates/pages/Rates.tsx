@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { PageIntro, price, Section, ServiceRules, NextSteps, tierPrice } from '../components/Blocks.tsx';
 
 /** Rates: tiers with badges and duration labels, extras, service rules. */

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/render/context.ts';
+import type { PageContext } from '../../src/api.ts';
 import { ContactButtons, PageIntro, Section, NextSteps, tierOf, tierPrice } from '../components/Blocks.tsx';
 
 /** A service page (dinner date, travel companion): what it is, what it includes, its rate. */

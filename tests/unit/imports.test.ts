@@ -1,4 +1,7 @@
-/** The generator's module graph: no import circles (a type two stages share lives below both). */
+/**
+ * The generator's module graph: no import circles (a type two stages share lives below both), and
+ * templates and the client script reach the generator through its one public module, src/api.ts.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +45,22 @@ describe('[R-GEN-1] module graph', () => {
   it('src/ has no import circles', () => {
     const dir = path.join(ROOT, 'src');
     expect(circles(importGraph(dir), dir)).toEqual([]);
+  });
+
+  it('templates/ and client/ import nothing from src/ but src/api.ts', () => {
+    const api = path.join(ROOT, 'src', 'api.ts');
+    const strays: string[] = [];
+    for (const dir of ['templates', 'client'].map((d) => path.join(ROOT, d))) {
+      const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => /\.tsx?$/.test(f));
+      for (const f of files) {
+        const src = readFileSync(path.join(dir, f), 'utf8');
+        for (const m of src.matchAll(/from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]/g)) {
+          const target = path.resolve(path.dirname(path.join(dir, f)), m[1] ?? m[2]!);
+          if (target.startsWith(path.join(ROOT, 'src') + path.sep) && target !== api) strays.push(`${path.relative(ROOT, path.join(dir, f))} imports ${path.relative(ROOT, target)}`);
+        }
+      }
+    }
+    expect(strays).toEqual([]);
   });
 
   it('the circle finder finds a planted circle (type imports and dynamic imports count)', () => {
