@@ -90,6 +90,8 @@ describe('[R-SAFE-5][R-BUILD-7] watch survives broken starts, vanishing folders 
   it('[R-SAFE-5] started on broken content it shows the errors (terminal and browser), never "the last good pages"', async () => {
     s = startWatch((dir) => writeFileSync(path.join(dir, 'content/data/health.yaml'), 'intervalMonths: 3\nlastUpdate: 2025-02-30\n'), { SITE_RENDER_LIMIT_MS: '2500' });
     const base = await connect(s);
+    // The server is up before the first build ends: wait for its report, however slow the machine.
+    await until(() => /✗ start: build failed/.test(s.stdout), 'the first build to fail', s, 60_000);
     expect(s.stdout).toMatch(/✗ start: build failed .*no pages to serve yet/);
     expect(s.stdout).not.toMatch(/still serving the last good pages/);
     expect(s.stdout).toMatch(/data\/health\.yaml:2:\d+: error \[schema\] lastUpdate/);

@@ -67,7 +67,8 @@ beforeAll(async () => {
   );
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stdout += c));
-  await until(() => /Serving (http:\/\/127\.0\.0\.1:\d+)/.test(stdout), 'the server to start', 90_000);
+  // Both lines: under load they may come in separate chunks (a busy CI run read one without the other).
+  await until(() => /Serving (http:\/\/127\.0\.0\.1:\d+)/.test(stdout) && /Pages are built into (.+)\/ \(never/.test(stdout), 'the server to start and name its folder', 90_000);
   base = /Serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)![1]!;
   devDir = path.resolve(dir, /Pages are built into (.+)\/ \(never/.exec(stdout)![1]!);
   await new Promise<void>((resolve) => {
@@ -78,6 +79,8 @@ beforeAll(async () => {
     });
   });
   await until(() => events.includes(': connected'), 'the reload channel');
+  // The server is up before the first build ends: the tests read its pages, so wait for its report.
+  await until(() => /start → \d+ page\(s\) rendered/.test(stdout), 'the first build', 90_000);
 });
 
 afterAll(async () => {
