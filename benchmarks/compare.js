@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, verdict as judge } from './verdict.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const startedAt = Date.now();
@@ -59,7 +60,6 @@ class Fail extends Error {}
 
 // ---------------------------------------------------------------------------------------- helpers
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const env = { ...process.env, SOURCE_DATE_EPOCH: EPOCH };
 /** Runs a command; resolves with its exit code, output and wall time (spawn to exit). */
 function run(cmd, argv, { cwd = root, timeoutMs, what }) {
@@ -248,13 +248,8 @@ try {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const c of cases) {
     const { A: a, B: b } = times[c.id];
-    const ratio = median(a) / median(b);
-    let verdict = 'same within noise';
-    if (ratio > 1.1 && Math.max(...b) < Math.min(...a)) {
-      verdict = 'SLOWER (fails the guard)';
-      slower = true;
-    } else if (ratio > 1.1) verdict = 'slower median, but runs overlap: noise';
-    else if (ratio < 1 / 1.1 && Math.max(...a) < Math.min(...b)) verdict = 'faster';
+    const { ratio, fails, verdict } = judge(a, b);
+    slower ||= fails;
     console.log(`| ${c.label} | ${f(median(a))} ms | ${f(median(b))} ms | ${ratio.toFixed(2)} | ${f(Math.min(...a))}-${f(Math.max(...a))} | ${f(Math.min(...b))}-${f(Math.max(...b))} | ${verdict} |`);
   }
   console.log(`\nload avg at the end ${load()}; total ${((Date.now() - startedAt) / 60_000).toFixed(1)} min`);

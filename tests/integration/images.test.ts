@@ -208,7 +208,7 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     expect(listFiles(out).filter((f) => f.startsWith('assets/img/probe-64.'))).toHaveLength(3);
   });
 
-  it('two identical new images in one build are encoded once', async () => {
+  it('[R-FAST-4] two identical new images in one build are encoded once', async () => {
     const content = copyContent();
     // Noise nobody has built before: the image cache cannot have it.
     const noise = Buffer.from(Array.from({ length: 48 * 32 * 3 }, () => Math.floor(Math.random() * 256)));

@@ -42,10 +42,15 @@ function treeHash(paths: string[]): string {
 
 const cacheRoot = path.join(ROOT, 'node_modules', '.cache', 'site', 'test-site');
 
+/** The cache key of a shared build of `content`: everything that makes its output. */
+export function sharedBuildKey(content: string): string {
+  const code = ['src', 'templates', 'client', 'bin', 'package-lock.json'].map((p) => path.join(ROOT, p));
+  return createHash('sha256').update(treeHash([content, ...code])).update(EPOCH).update(ARGS.join(' ')).digest('hex').slice(0, 20);
+}
+
 /** Build `content` once for this tree, or reuse the folder an earlier run built from the same inputs. */
 async function sharedBuild(content: string): Promise<string> {
-  const code = ['src', 'templates', 'client', 'bin', 'package-lock.json'].map((p) => path.join(ROOT, p));
-  const key = createHash('sha256').update(treeHash([content, ...code])).update(EPOCH).update(ARGS.join(' ')).digest('hex').slice(0, 20);
+  const key = sharedBuildKey(content);
   const dir = path.join(cacheRoot, key);
   const out = path.join(dir, 'dist');
   const done = path.join(dir, 'complete');

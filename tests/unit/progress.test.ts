@@ -47,7 +47,7 @@ describe('[R-BUILD-1] progress of long stages', () => {
     expect(f.writes.join('')).not.toContain('\n');
   });
 
-  it('names the unit that just finished (each image of a cold encode), cut to the terminal width', () => {
+  it('[R-FAST-4] names the unit that just finished (each image of a cold encode), cut to the terminal width', () => {
     const plain = fake(false);
     const p = startProgress('images', 14, { stream: plain.stream, now: plain.now, interval: 5000 });
     plain.advance(5000);
