@@ -91,59 +91,122 @@ interface BuildState {
   helper?: MarkdownHelper;
 }
 
+/**
+ * The stages in order. Each stage function below does one step and reports into `state.diags`;
+ * this function only decides, after each, whether the build goes on (`fail` drops everything
+ * written and names the stage).
+ */
 async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions, state: BuildState): Promise<BuildResult> {
   const { cache } = opts;
-  const { started, stages, lap, diags } = state;
+  const { lap, diags } = state;
   // One-shot builds with many posts render markdown on the second core: the helper starts first,
   // so its start-up overlaps the input key and the data files.
   if (opts.workerEntry && !opts.plan && !cache) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
 
-  // Nothing changed since the last good build of this folder: carry its files over (hard links),
-  // render nothing. Only one-shot builds to disk do this; watch keeps its own state.
+  // key: nothing changed since the last good build of this folder? Then carry its files over.
   const record = !cache && writer instanceof DiskWriter ? { key: await inputKey(config), last: await readRecord(config) } : undefined;
-  // The host files beside the output count too: a build whose `<out>.host/` is gone is rebuilt.
-  if (record?.last && writer instanceof DiskWriter && record.last.key === record.key && existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, record.last))) {
-    const last = record.last;
-    await writer.carry(config.outDir, last.files);
-    await writer.commit();
-    lap('carry');
-    return {
-      diagnostics: last.diagnostics,
-      stats: {
-        ...last.stats,
-        files: last.files.length,
-        bytes: 0,
-        ms: performance.now() - started,
-        stages,
-        images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 },
-        carried: last.files.length,
-      },
-    };
-  }
+  if (record?.last && writer instanceof DiskWriter && (await unchangedSince(config, record.key, record.last))) return carryOver(config, writer, record.last, state);
   if (record) lap('key');
 
   const fail = async (stage: string): Promise<never> => {
     await writer.abort();
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || config.strict));
   };
+  const compiling = compileCode(config, cache);
 
-  // Templates and the client script compile in esbuild's own process while this thread loads the
-  // content (awaited after routing; their errors are reported there, never unhandled).
+  const site = await loadStage(config, cache, state);
+  if (!site) return fail('load');
+  lap('load');
+  await pauseAsync('loaded');
+
+  const { routes, used } = checkAndRoute(config, site, diags);
+  if (diags.hasErrors()) return fail('route');
+  lap('check+route');
+
+  // Large one-shot builds render on every core: workers start now and join the rendering when
+  // loaded (this thread does not wait for them).
+  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, routes, state);
+
+  const { templates, bundled, images } = await assetsStage(config, cache, site, routes, used, compiling, writer, diags);
+  if (diags.hasErrors()) return fail('templates');
+  lap('templates+assets');
+
+  const assets = assetUrls(site, bundled, images);
+  await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
+  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images }, state);
+  if (diags.hasErrors()) return fail('render');
+  lap('render+write');
+  await pauseAsync('rendered');
+
+  const host = await derivedFiles(config, writer, { site, routes, assets, templates }, diags);
+  if (!host) return fail('host');
+  if (config.strict && diags.warnings.length) return fail('strict');
+
+  await writer.commit();
+  // After the web root is published: the files no host may serve go beside it.
+  if (writer instanceof DiskWriter || writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
+  else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
+  lap('swap');
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
+  if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
+  return { site, routes, diagnostics: diags.items, stats };
+}
+
+type LastBuild = NonNullable<Awaited<ReturnType<typeof readRecord>>>;
+
+/** Stage "key": the inputs hash as last time, and the output (with its host files) is still intact. */
+async function unchangedSince(config: BuildConfig, key: string, last: LastBuild): Promise<boolean> {
+  // The host files beside the output count too: a build whose `<out>.host/` is gone is rebuilt.
+  return last.key === key && existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, last));
+}
+
+/** Nothing changed: take the last build's files as they are (hard links), render nothing. Only one-shot builds to disk do this. */
+async function carryOver(config: BuildConfig, writer: DiskWriter, last: LastBuild, state: BuildState): Promise<BuildResult> {
+  await writer.carry(config.outDir, last.files);
+  await writer.commit();
+  state.lap('carry');
+  return {
+    diagnostics: last.diagnostics,
+    stats: {
+      ...last.stats,
+      files: last.files.length,
+      bytes: 0,
+      ms: performance.now() - state.started,
+      stages: state.stages,
+      images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 },
+      carried: last.files.length,
+    },
+  };
+}
+
+interface Compiling {
+  templates: Promise<TemplateModule>;
+  bundled: Promise<BundledAssets>;
+}
+
+/**
+ * Templates and the client script compile in esbuild's own process while this thread loads the
+ * content (awaited by the assets stage; their errors are reported there, never unhandled).
+ */
+function compileCode(config: BuildConfig, cache: BuildCache | undefined): Compiling {
   const compiling = {
     templates: cache?.templates ? Promise.resolve(cache.templates) : loadTemplates(config.templatesDir),
     bundled: cache?.bundled ? Promise.resolve(cache.bundled) : bundleAssets(config.clientDir, config.templatesDir),
   };
   for (const p of Object.values(compiling)) p.catch(() => undefined);
+  return compiling;
+}
 
-  // load (the markdown helper gets each post's body as it is read)
+/** Stage "load": the content folder read, parsed and validated (the markdown helper gets each post's body as it is read). */
+async function loadStage(config: BuildConfig, cache: BuildCache | undefined, state: BuildState): Promise<Site | undefined> {
   const helper = state.helper;
-  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(diags) }, diags);
+  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
-  if (!site) return fail('load');
-  lap('load');
-  await pauseAsync('loaded');
+  return site;
+}
 
-  // check
+/** Stages "check" and "route": cross-file checks, the gallery's files, the route table, and the images pages use. */
+function checkAndRoute(config: BuildConfig, site: Site, diags: Diagnostics): { routes: RouteTable; used: Set<string> } {
   checkContent(site, diags);
   for (const [kind, list] of [['images', site.gallery.images], ['featured', site.gallery.featured], ['portraits', site.gallery.portraits], ['socialImage', [site.gallery.socialImage]]] as const) {
     list.forEach((img, i) => {
@@ -153,33 +216,40 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       }
     });
   }
-
-  // route
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.
   const used = new Set([...galleryFiles(site), ...checkPostRefs(site, routes, config.contentDir, diags)]);
-  if (diags.hasErrors()) return fail('route');
-  lap('check+route');
+  return { routes, used };
+}
 
-  // Large one-shot builds render on every core: workers start now and join the rendering when
-  // loaded (this thread does not wait for them).
-  const pool = opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter ? PagePool.start(opts.workerEntry, routes.routes.length) : undefined;
-  state.pool = pool;
-  if (pool && helper) {
-    // Page workers render their own markdown: the helper would only take a core from them.
-    await helper.terminate();
+/** Page workers for a large build; the markdown helper stops, since page workers render their own markdown. */
+async function startPagePool(workerEntry: URL, routes: RouteTable, state: BuildState): Promise<void> {
+  state.pool = PagePool.start(workerEntry, routes.routes.length);
+  if (state.pool && state.helper) {
+    await state.helper.terminate();
     state.helper = undefined;
   }
+}
 
-  // templates and assets (a cold image cache takes a while: progress on the terminal or every few seconds)
+/** Stage "templates+assets": compiled templates and client script, images (a cold cache shows progress), every route's template checked. */
+async function assetsStage(
+  config: BuildConfig,
+  cache: BuildCache | undefined,
+  site: Site,
+  routes: RouteTable,
+  used: Set<string>,
+  compiling: Compiling,
+  writer: Writer,
+  diags: Diagnostics,
+): Promise<{ templates: TemplateModule; bundled: BundledAssets; images: ProcessedImages }> {
   let imageProgress: Progress | undefined;
   const imagesProgress = (done: number, total: number, current?: string) => {
     imageProgress ??= startProgress('images', total, { quiet: config.quiet || Boolean(cache) });
     imageProgress.update(done, current);
   };
   let templates: TemplateModule;
-  let bundled: Awaited<ReturnType<typeof bundleAssets>>;
-  let images: Awaited<ReturnType<typeof processImages>>;
+  let bundled: BundledAssets;
+  let images: ProcessedImages;
   try {
     [templates, bundled, images] = await Promise.all([
       compiling.templates,
@@ -198,15 +268,16 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       diags.error({ code: 'template', file: r.origin, field: 'template', message: `no template "${r.template}"; templates/index.tsx exports: ${Object.keys(templates.pages).sort().join(', ')}` });
   }
   imageProgress?.end();
-  if (diags.hasErrors()) return fail('templates');
   for (const rel of images.unused)
     diags.warn({ code: 'unused-image', file: `images/${rel}`, message: 'no page uses this image (gallery.yaml or a post): it is not encoded or published; remove it or use it' });
-  lap('templates+assets');
+  return { templates, bundled, images };
+}
 
-  // Asset URLs under the base path (a GitHub Pages project site serves the output at /site/).
+/** Asset URLs as pages link them, under the base path (a GitHub Pages project site serves the output at /site/). */
+function assetUrls(site: Site, bundled: BundledAssets, images: ProcessedImages): Assets {
   const base = basePathOf(site.config.baseUrl);
   const at = (p: string) => withBase(base, p);
-  const assets: Assets = {
+  return {
     cssText: bundled.cssText,
     styleHash: bundled.styleHash,
     noscriptCss: at(bundled.noscriptCss),
@@ -217,16 +288,30 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     manifest: at('/manifest.webmanifest'),
     image: base ? underBase(images.get, at) : images.get,
   };
+}
 
-  // render and write: every thread claims chunks of routes from one counter (render/parallel.ts)
-  await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
+interface Rendering {
+  site: Site;
+  routes: RouteTable;
+  assets: Assets;
+  templates: TemplateModule;
+}
+
+/**
+ * Stage "render+write": every thread claims chunks of routes from one counter (render/parallel.ts)
+ * and writes its pages; returns the pages by kind and language. Render errors (once each) and
+ * missing texts go to the diagnostics.
+ */
+async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writer, r: Rendering & { images: ProcessedImages }, state: BuildState): Promise<BuildStats['pages']> {
+  const { site, routes, assets, templates } = r;
+  const { diags, pool } = state;
   const only = opts.plan?.(site, routes);
   const selected = only ? routes.routes.filter(only) : routes.routes;
   const counter = routeCounter();
   const tally = createTally();
   const tallies = [tally];
-  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, images.table(), templates, writer, config, counter);
-  const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(cache) });
+  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, config, counter);
+  const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(opts.cache) });
   await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally, { helper: state.helper }), writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {
@@ -249,37 +334,35 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by templates but missing in ${lang} (the key is shown instead): ${[...keys].sort().slice(0, 10).join(', ')}` });
   }
   pageProgress.end();
-  if (diags.hasErrors()) return fail('render');
-  lap('render+write');
-  await pauseAsync('rendered');
+  return pages;
+}
 
-  const offlineRoutes = routes.routes.filter((r) => r.kind === 'offline');
-  const offline = Object.fromEntries(offlineRoutes.map((r) => [r.lang === site.defaultLanguage ? '' : r.lang, at(r.path)]));
+/**
+ * Stage "host": the files derived from the route table (service worker, sitemap, robots.txt, the
+ * chosen host's files, favicon, manifest), written; returns the host's files that go beside the
+ * web root, or undefined when the host cannot be served (an error in the diagnostics).
+ */
+async function derivedFiles(config: BuildConfig, writer: Writer, r: Rendering, diags: Diagnostics): Promise<ReturnType<typeof hostFiles> | undefined> {
+  const { site, routes, assets, templates } = r;
+  const at = (p: string) => withBase(basePathOf(site.config.baseUrl), p);
+  const offlineRoutes = routes.routes.filter((route) => route.kind === 'offline');
+  const offline = Object.fromEntries(offlineRoutes.map((route) => [route.lang === site.defaultLanguage ? '' : route.lang, at(route.path)]));
   const precache = [assets.js, assets.icon, ...Object.values(offline)];
   // The offline pages are cached under fixed names: their bytes (rendering is pure, so these are the
   // bytes written) go into the worker's version, or a changed phone number would never reach the cache.
   const offlineEnv = renderEnv(site, routes, assets, templates, createTally());
-  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineRoutes.map((r) => renderRoute(r, offlineEnv)));
+  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineRoutes.map((route) => renderRoute(route, offlineEnv)));
   // host: the chosen host's files (flag, then site.yaml, then the default), from the route table
   let host: ReturnType<typeof hostFiles>;
   try {
     host = hostFiles(config.host ?? site.config.deploy?.host ?? DEFAULT_HOST, hostRules(site, routes, [assets.styleHash]), config.outDir);
   } catch (err) {
     diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
-    return fail('host');
+    return undefined;
   }
   const favicon = { file: 'favicon.ico', content: await faviconIco(path.join(config.contentDir, 'images', ICON), config.cacheDir) };
   for (const f of [...sitemapFiles(site, routes), robotsTxt(site), ...host.web, favicon, manifestFile(site, assets), sw]) await writer.write(f.file, f.content);
-
-  if (config.strict && diags.warnings.length) return fail('strict');
-  await writer.commit();
-  // After the web root is published: the files no host may serve go beside it.
-  if (writer instanceof DiskWriter || writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
-  else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
-  lap('swap');
-  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - started, scriptGzipBytes: bundled.jsBytes, stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
-  if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
-  return { site, routes, diagnostics: diags.items, stats };
+  return host;
 }
 
 /**
