@@ -29,7 +29,7 @@ async function newContext(opts: { width?: number } = {}): Promise<{ context: Bro
 }
 
 // The shipped site is the run's shared build and server. (The sweep of every page for console
-// errors is csp.test.ts's, with the production headers applied.)
+// errors is sweep.test.ts's, with the production headers applied.)
 const shipped = { base: siteUrl(), files: htmlFiles(shippedOut()), out: shippedOut() };
 
 describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', () => {
