@@ -223,4 +223,31 @@ describe('[R-GEN-3] README and docs/', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('every `npx wrangler` command in the docs and its options exist in wrangler\'s own --help (the host CLI this project installs)', () => {
+    const wrangler = path.join(ROOT, 'node_modules', '.bin', 'wrangler');
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [file, { code }] of parsed) {
+      for (const line of code) {
+        const m = /npx wrangler ((?:[a-z][\w-]*\s+)+)(.*)/.exec(line.split('#')[0]!);
+        if (!m) continue;
+        // The subcommand is the leading words that wrangler knows (`pages deploy`), the rest its arguments.
+        const words = m[1]!.trim().split(/\s+/);
+        let text = '';
+        for (let n = words.length; n > 0 && !text; n--) {
+          const r = spawnSync(wrangler, [...words.slice(0, n), '--help'], { encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+          if (r.status === 0 && r.stdout.startsWith(`wrangler ${words.slice(0, n).join(' ')}`)) text = r.stdout;
+        }
+        if (!text) {
+          problems.push(`${file}: unknown wrangler command in "${line.trim()}"`);
+          continue;
+        }
+        checked++;
+        for (const opt of `${m[1]} ${m[2]}`.match(/--[\w-]+/g) ?? []) if (!text.includes(`${opt} `)) problems.push(`${file}: wrangler has no ${opt} ("${line.trim()}")`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+  });
 });
