@@ -67,7 +67,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, kind: '
   });
 }
 
-/** Build `contentDir` into a fresh folder; throws with the CLI output when the build fails. */
+/** Build `contentDir` with the real CLI into a fresh folder (tests of the CLI itself; others use renderSite); throws with the CLI output when the build fails. */
 export async function buildSite(contentDir: string, extra: string[] = []): Promise<{ out: string; result: CliResult }> {
   const out = path.join(tmpDir('site-out-'), 'dist');
   const result = await runCli(['build', '--content', contentDir, '--out', out, ...extra]);
