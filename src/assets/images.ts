@@ -57,6 +57,8 @@ export const IMAGE_OPTIONS = Object.freeze({
   /** Social preview (og:image): networks want 1200x630 JPEG or PNG, never SVG or AVIF. */
   social: { width: 1200, height: 630 },
 });
+/** Part of an icon's cache key: 'icon-2' since SVG icons are sanitised (a cached unsanitised icon must not be reused). */
+const ICON_PIPELINE = 'icon-2';
 /** Bump when the pipeline changes in a way the options above do not show. */
 const PIPELINE = 2;
 /** Files processed into AVIF/WebP/JPEG; anything else (icons excepted) is an error. */
@@ -295,7 +297,17 @@ async function encode(bytes: Buffer, social: boolean, queue: Scheduler): Promise
   };
 }
 
-/** An SVG icon through SVGO: editor namespaces, metadata, comments and absolute paths removed. */
+/**
+ * What a published SVG must not hold after sanitising: it is served as an SVG document on the
+ * site's origin, and on a host that sends no CSP header (`--host static`) a script in it would run.
+ */
+const ACTIVE_SVG = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|(?:href|src|action|data)\s*=\s*["']?\s*(?:javascript|data|vbscript):/i;
+
+/**
+ * An SVG icon through SVGO: editor namespaces, metadata, comments and absolute paths removed, and
+ * sanitised: scripts, event handlers, `javascript:` links (SVGO's removeScripts), any other `on…`
+ * attribute, foreign objects and external or `data:` references removed; what is left is checked.
+ */
 function optimizeSvg(bytes: Buffer): Buffer {
   const { optimize } = requireCjs('svgo') as typeof import('svgo');
   const dropPaths = {
@@ -308,8 +320,28 @@ function optimizeSvg(bytes: Buffer): Buffer {
       },
     }),
   };
-  const out = optimize(bytes.toString('utf8'), { multipass: true, plugins: ['preset-default', dropPaths] }).data;
+  const dropActive = {
+    name: 'removeActiveContent',
+    fn: () => ({
+      element: {
+        enter(node: { name: string; attributes: Record<string, string> }, parent: { children: unknown[] }) {
+          // HTML inside an SVG, and elements that load other documents: never needed by an icon.
+          if (/^(?:foreignObject|iframe|embed|object)$/i.test(node.name.split(':').pop()!)) {
+            parent.children = parent.children.filter((c) => c !== node);
+            return;
+          }
+          for (const [name, value] of Object.entries(node.attributes)) {
+            if (/^on/i.test(name)) delete node.attributes[name];
+            // Links and references stay inside the file (#id): nothing external, no data: or script URLs.
+            else if (/(?:^|:)(?:href|src)$/i.test(name) && !value.trim().startsWith('#')) delete node.attributes[name];
+          }
+        },
+      },
+    }),
+  };
+  const out = optimize(bytes.toString('utf8'), { multipass: true, plugins: ['preset-default', 'removeScripts', dropActive, dropPaths] }).data;
   if (ABSOLUTE_PATH.test(out)) throw new Error('still names a path on the author\'s machine after optimising (in its text?): remove it');
+  if (ACTIVE_SVG.test(out)) throw new Error(`still holds active content after sanitising (${ACTIVE_SVG.exec(out)![0].trim()}): an icon needs shapes only; remove it`);
   return Buffer.from(out);
 }
 
@@ -323,7 +355,7 @@ async function reencodePng(bytes: Buffer): Promise<Buffer> {
 async function icon(rel: string, bytes: Buffer, cacheRoot: string, optionsKey: string, used: Set<string>): Promise<Buffer> {
   const ext = path.extname(rel).toLowerCase();
   if (ext !== '.svg' && ext !== '.png') throw new Error('an icon must be an SVG or a PNG file');
-  const name = `${createHash('sha256').update(optionsKey).update('icon').update(bytes).digest('hex').slice(0, 24)}${ext}`;
+  const name = `${createHash('sha256').update(optionsKey).update(ICON_PIPELINE).update(bytes).digest('hex').slice(0, 24)}${ext}`;
   used.add(name);
   const cached = await fs.readFile(path.join(cacheRoot, name)).catch(() => undefined);
   if (cached) return cached;

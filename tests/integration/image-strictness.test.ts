@@ -34,7 +34,31 @@ const INKSCAPE_ICON = `<?xml version="1.0" encoding="UTF-8"?>
 </svg>
 `;
 
+/** An icon an attacker (or a careless editor export) could ship: every way an SVG runs code or loads something. */
+const HOSTILE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 64 64" onload="alert('onload')">
+  <script>alert('script')</script>
+  <script type="text/ecmascript"><![CDATA[alert('cdata')]]></script>
+  <rect width="64" height="64" fill="#7a3e2b" onclick="alert('click')" onmouseover="alert('over')"/>
+  <a xlink:href="javascript:alert('xlink')"><circle cx="32" cy="32" r="10" fill="#faf7f2"/></a>
+  <a href="javascript:alert('href')"><circle cx="20" cy="20" r="4" fill="#faf7f2"/></a>
+  <foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example/"></iframe></div></foreignObject>
+  <image href="https://tracker.example/pixel.png" width="1" height="1"/>
+  <animate attributeName="fill" values="#000" begin="0s" onbegin="alert('begin')"/>
+</svg>
+`;
+
 describe('[R-SAFE-3][R-PRIV-4] image pipeline strictness', () => {
+  it('[R-SAFE-8] the published SVG icon is sanitised: no script, event handler, javascript: or external link, foreign object', async () => {
+    const content = copyContent();
+    writeFileSync(path.join(content, 'images', 'icon.svg'), HOSTILE_ICON);
+    const { out } = await renderSite(content);
+    const svg = listFiles(out).filter((f) => /^assets\/img\/icon\.[0-9a-f]+\.svg$/.test(f));
+    expect(svg).toHaveLength(1);
+    const text = read(out, svg[0]!);
+    expect(text).toContain('#7a3e2b'); // still the icon
+    expect(text).not.toMatch(/<script|alert|\son[a-z]+=|javascript:|foreignObject|iframe|evil\.example|tracker\.example/i);
+  });
+
   it('icons are re-encoded: the PNG without EXIF, GPS or XMP, the SVG without editor metadata, comments or paths', async () => {
     const content = copyContent();
     const png = await touchIconWithMetadata();
