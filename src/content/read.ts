@@ -2,7 +2,8 @@
  * Reading content files as text, strictly: a file that is too large or not UTF-8 text is reported
  * (never parsed, never printed), a leading byte-order mark is dropped (editors on Windows add one).
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { Diagnostics } from '../diagnostics.ts';
 
 /** Largest content file read (YAML or markdown): far above any real one, small enough to fail fast. */
@@ -35,8 +36,32 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Read `abs` (shown as `rel`) as text; a missing or unreadable file is an error. */
+/** Real paths of content folders (resolved once per folder). */
+const roots = new Map<string, string>();
+
+/**
+ * Whether `abs` (the content file `rel`) is really inside its content folder, symlinks resolved.
+ * A link that leaves it (to /etc/passwd, a credentials file, another project) is an error naming
+ * the link only: the target is never read, so none of it reaches a page or the build's output.
+ */
+function inside(abs: string, rel: string, diags: Diagnostics): boolean {
+  const root = abs.slice(0, abs.length - rel.length - 1);
+  let real: string;
+  try {
+    real = realpathSync.native(abs);
+  } catch {
+    return true; // missing or unreadable: reported by the read itself
+  }
+  let realRoot = roots.get(root);
+  if (realRoot === undefined) roots.set(root, (realRoot = realpathSync.native(root)));
+  if (real.startsWith(realRoot + path.sep)) return true;
+  diags.error({ code: 'outside-content', file: rel, message: 'is a link to a file outside the content folder, which is never read: copy the file into the content folder instead of linking it' });
+  return false;
+}
+
+/** Read `abs` (shown as `rel`) as text; a missing or unreadable file, or a link out of the content folder, is an error. */
 export async function readContentText(abs: string, rel: string, diags: Diagnostics): Promise<string | undefined> {
+  if (!inside(abs, rel, diags)) return undefined;
   try {
     return decodeText(rel, await fs.readFile(abs), diags);
   } catch (err) {
@@ -47,6 +72,7 @@ export async function readContentText(abs: string, rel: string, diags: Diagnosti
 
 /** Synchronous `readContentText` (posts: thousands of small files read one after the other). */
 export function readContentTextSync(abs: string, rel: string, diags: Diagnostics): string | undefined {
+  if (!inside(abs, rel, diags)) return undefined;
   try {
     return decodeText(rel, readFileSync(abs), diags);
   } catch (err) {

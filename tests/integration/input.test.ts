@@ -3,10 +3,10 @@
  * binary files, control characters, YAML alias bombs and oversized files (issue 14, part 4).
  * Every case builds a changed copy of the content with the real CLI.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyContent, edit, htmlFiles, read } from '../helpers/site.ts';
+import { copyContent, edit, htmlFiles, read, tmpDir } from '../helpers/site.ts';
 import { renderErrors, renderSite } from '../helpers/render.ts';
 import { formatFailure } from '../../src/diagnostics.ts';
 
@@ -169,5 +169,40 @@ describe('[R-SAFE-4] text encodings and hostile bytes', () => {
     const { stderr } = await failingBuild(c);
     expect(stderr).toMatch(new RegExp(`${post.replace(/[./]/g, '\\$&')}:${line}:\\d+: error`));
     expect(stderr).toMatch(new RegExp(`^ +> +${line} \\| date: 2025-02-30$`, 'm'));
+  });
+});
+
+describe('[R-SAFE-9] content is read only from inside the content folder', () => {
+  /** A file outside the content folder that must never be read: its lines would show in a code frame. */
+  function secretFile(): string {
+    const file = path.join(tmpDir('site-outside-'), 'credentials.yaml');
+    writeFileSync(file, 'SECRET_TOKEN: hunter2-outside\nuser: root\n');
+    return file;
+  }
+
+  it('[R-SAFE-9] a text table and a post linked to files outside are errors naming the link; nothing of the target is printed or published', async () => {
+    const c = copyContent();
+    const secret = secretFile();
+    const lang = readdirSync(path.join(c, 'i18n')).sort().find((f) => f.endsWith('.yaml'))!;
+    rmSync(path.join(c, 'i18n', lang));
+    symlinkSync(secret, path.join(c, 'i18n', lang));
+    const post = firstPost(c);
+    rmSync(path.join(c, post));
+    symlinkSync(secret, path.join(c, post));
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toContain(`i18n/${lang}: error [outside-content] is a link to a file outside the content folder`);
+    expect(stderr).toContain(`${post}: error [outside-content]`);
+    expect(stderr).not.toMatch(/SECRET_TOKEN|hunter2|user: root/);
+  });
+
+  it('[R-SAFE-9] a post folder linked to a folder outside the project is an error, not a published post', async () => {
+    const c = copyContent();
+    const post = firstPost(c);
+    const [, slug] = post.split('/');
+    const outside = path.join(tmpDir('site-outside-'), slug!);
+    renameSync(path.join(c, 'blog', slug!), outside);
+    symlinkSync(outside, path.join(c, 'blog', slug!));
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(new RegExp(`blog/${slug}/\\w+\\.md: error \\[outside-content\\]`));
   });
 });
