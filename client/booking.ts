@@ -52,6 +52,7 @@ export interface BookingDeps {
 export function initBooking(deps: BookingDeps): void {
   const form = document.querySelector<HTMLFormElement>('form[data-booking]');
   if (!form) return;
+  const slot = form.closest<HTMLElement>('[data-booking-slot]');
   const { data } = deps;
   const texts = parseTexts(form.dataset.texts);
   const success = document.querySelector<HTMLElement>('[data-booking-success]');
@@ -73,7 +74,6 @@ export function initBooking(deps: BookingDeps): void {
   };
   showZone();
   citySelect?.addEventListener('change', showZone);
-  form.hidden = false;
 
   const setError = (name: string, key: string | undefined) => {
     const input = form.elements.namedItem(name) as HTMLInputElement | null;
@@ -119,11 +119,13 @@ export function initBooking(deps: BookingDeps): void {
     setTimeout(() => {
       if (spinner) spinner.hidden = true;
       form.removeAttribute('aria-busy');
-      form.hidden = true;
+      (slot ?? form).hidden = true;
       if (success) {
         success.hidden = false;
         success.focus();
       }
     }, OPEN_DELAY + 50);
   });
+  // Only now, with the submit handled here, does the form replace the direct links (R-SAFE-10).
+  slot?.setAttribute('data-ready', '');
 }

@@ -35,14 +35,17 @@ export function Booking({ ctx }: { ctx: PageContext }) {
     <main id="main" tabIndex={-1}>
       <div className="container narrow">
         <PageIntro title={t('booking.title')} intro={t('booking.intro')} />
-        <noscript>
-          <div className="card notice">
-            <h2>{t('booking.noscript.title')}</h2>
-            <p>{t('booking.noscript.text')}</p>
-            <ContactButtons ctx={ctx} context="booking-noscript" />
-          </div>
-        </noscript>
-        <form className="booking-form" data-booking data-js-only noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
+        {/* The form and the direct links share one slot: the links show until the script has taken
+            the form over (blocked, failed or crashed: the links stay), and the form only then, so
+            no personal data can be sent by a form the script does not handle. Both take their
+            place from the first paint (visibility, not display): nothing moves when they swap. */}
+        <div className="booking-slot" data-booking-slot>
+        <div className="card notice" data-booking-fallback>
+          <h2>{t('booking.noscript.title')}</h2>
+          <p>{t('booking.noscript.text')}</p>
+          <ContactButtons ctx={ctx} context="booking-noscript" />
+        </div>
+        <form className="booking-form" data-booking data-js-only method="post" noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
           {field(
             'city',
             <select id="booking-city" name="city" required defaultValue={chosen.id} aria-describedby="booking-timezone">
@@ -96,6 +99,7 @@ export function Booking({ ctx }: { ctx: PageContext }) {
             {t('booking.submit')}
           </button>
         </form>
+        </div>
         <div className="card success" data-booking-success hidden tabIndex={-1}>
           <h2>{t('booking.success.title')}</h2>
           <p>{t('booking.success.text')}</p>

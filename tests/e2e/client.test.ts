@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { edit, FIXTURE_CONTENT, htmlFiles, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { edit, FIXTURE_CONTENT, htmlFiles, read, SHIPPED_CONTENT } from '../helpers/site.ts';
 import { shippedOut, siteUrl } from '../helpers/shared.ts';
 import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 import { serveSite, settled } from '../helpers/serve.ts';
@@ -416,6 +416,55 @@ describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
     await page.goto(`${base}/es/blog/category/culture`);
     await settled(page);
     expect(await page.locator('h1').innerText()).toBe(categoryTitle);
+    await context.close();
+  });
+});
+
+describe.skipIf(!hasChrome)('[R-SAFE-10] the booking form exists only for a script that handles it', () => {
+  const base = shipped.base;
+
+  it('[R-SAFE-10] the form posts, never gets: no field can reach a URL', () => {
+    const html = read(shipped.out, 'booking.html');
+    expect(html).toMatch(/<form[^>]*data-booking[^>]*method="post"/);
+  });
+
+  it('[R-SAFE-10] with the client script blocked the direct links show and the form cannot be used', async () => {
+    const { context } = await newContext();
+    await context.route(/\/assets\/main\.[0-9a-f]+\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${base}/booking`);
+    await page.waitForLoadState('load');
+    expect(await page.locator('[data-booking-fallback]').isVisible()).toBe(true);
+    expect(await page.locator('[data-booking-fallback] a[href^="https://wa.me/"]').first().isVisible()).toBe(true);
+    expect(await page.locator('form[data-booking]').isVisible()).toBe(false);
+    // Not even a keyboard user can reach a field of it.
+    await page.keyboard.press('Tab');
+    for (let i = 0; i < 40; i++) {
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('form[data-booking]')))).toBe(false);
+      await page.keyboard.press('Tab');
+    }
+    expect(requests.filter((u) => u.includes('?') && /name=|phone=|email=/.test(u))).toEqual([]);
+    await context.close();
+  });
+
+  it('[R-SAFE-10] with the script running the form replaces the links in the same place: nothing moves', async () => {
+    const { context } = await newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      (window as unknown as { __shift: number }).__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) (window as unknown as { __shift: number }).__shift += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${base}/booking`);
+    await settled(page);
+    await page.waitForSelector('[data-booking-slot][data-ready]');
+    expect(await page.locator('form[data-booking]').isVisible()).toBe(true);
+    expect(await page.locator('[data-booking-fallback]').isVisible()).toBe(false);
+    await settled(page);
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
     await context.close();
   });
 });
