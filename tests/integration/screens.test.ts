@@ -246,7 +246,8 @@ describe('inner pages', () => {
     expect([...form.querySelectorAll('[name="location"] option[value]:not([value=""])')].map((o) => o.getAttribute('value'))).toEqual(c.booking.locations);
     for (const f of ['name', 'phone', 'email']) expect(form.querySelector(`[name="${f}"]`)!.getAttribute('placeholder'), f).toBe(T(en, `booking.placeholder.${f}`));
     expect(c.cities.some((city: { timezone: string }) => text(doc, '#booking-timezone').includes(city.timezone))).toBe(true);
-    expect(doc.querySelector('main noscript')!.innerHTML).toContain(`https://wa.me/${digits(c.site.contact.whatsapp).replace('+', '')}`);
+    // The direct links in the form's place until the script takes the form over (R-SAFE-10).
+    expect(doc.querySelector('[data-booking-slot] [data-booking-fallback]')!.innerHTML).toContain(`https://wa.me/${digits(c.site.contact.whatsapp).replace('+', '')}`);
   });
 
   it('[R-UI-12] contact: WhatsApp, phone, Instagram, availability, areas, 3 steps, venues, privacy', () => {
