@@ -1,4 +1,5 @@
 /** Attribution: first and last campaign touch, with expiry after a quiet period. Pure functions. */
+import { cut, wellFormed } from './text.ts';
 
 export interface Touch {
   source: string;
@@ -19,10 +20,11 @@ export function currentTouch(url: URL, referrer: string, referrers: Readonly<Rec
   const p = url.searchParams;
   const source = p.get('utm_source')?.trim();
   if (source) {
-    const t: Touch = { source: source.slice(0, 100) };
+    // Made well-formed and cut on a character boundary: what is stored is sent for 90 days.
+    const t: Touch = { source: cut(wellFormed(source), 100) };
     for (const k of ['medium', 'campaign', 'content'] as const) {
       const v = p.get(`utm_${k}`)?.trim();
-      if (v) t[k] = v.slice(0, 100);
+      if (v) t[k] = cut(wellFormed(v), 100);
     }
     return t;
   }
@@ -48,12 +50,28 @@ export function updateAttribution(prev: Attribution | undefined, touch: Touch | 
   return { first: live?.first ?? stamped, last: stamped };
 }
 
-/** Parse stored attribution defensively (storage is user-editable). */
+/** A stored touch exactly as this script writes it, or undefined: storage is user-editable. */
+function storedTouch(v: unknown): (Touch & { at: number }) | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const t = v as Record<string, unknown>;
+  if (typeof t.source !== 'string' || !t.source || typeof t.at !== 'number' || !Number.isFinite(t.at)) return undefined;
+  const touch: Touch & { at: number } = { source: cut(wellFormed(t.source), 100), at: t.at };
+  for (const k of ['medium', 'campaign', 'content'] as const) {
+    if (t[k] === undefined) continue;
+    if (typeof t[k] !== 'string') return undefined;
+    touch[k] = cut(wellFormed(t[k] as string), 100);
+  }
+  return touch;
+}
+
+/** Parse stored attribution defensively: anything not exactly of its shape is dropped (start again). */
 export function parseAttribution(raw: string | null): Attribution | undefined {
   if (!raw) return undefined;
   try {
-    const v = JSON.parse(raw) as Attribution;
-    if (typeof v?.first?.source === 'string' && typeof v?.last?.at === 'number' && typeof v.first.at === 'number') return v;
+    const v = JSON.parse(raw) as Record<string, unknown> | null;
+    const first = storedTouch(v?.first);
+    const last = storedTouch(v?.last);
+    if (first && last) return { first, last };
   } catch {
     /* corrupt: start again */
   }

@@ -1,5 +1,6 @@
 /** The one WhatsApp message builder: booking form, floating card and every WhatsApp link. Pure. */
 import type { ClientData } from '../src/api.ts';
+import { cut, wellFormed } from './text.ts';
 
 export const MAX_MESSAGE = 1000;
 export const FIELD_ORDER = ['name', 'phone', 'email', 'date', 'time', 'duration', 'location', 'message'] as const;
@@ -15,31 +16,35 @@ export interface MessageInput {
   reference?: string;
 }
 
-const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+const clean = (s: string) => wellFormed(s).replace(/\s+/g, ' ').trim();
+/** `template` with `{name}` replaced by `value` taken literally (`$&` in a name is not a replacement pattern). */
+const fill = (template: string, name: string, value: string) => template.replace(`{${name}}`, () => value);
 
 /** Build the Spanish message, at most MAX_MESSAGE characters (the free-text message is shortened first). */
 export function buildMessage(i: MessageInput): string {
   const t = i.templates;
-  const intro = (t.intro[i.variant] ?? Object.values(t.intro)[0] ?? '').replace('{city}', t.city[i.city] ?? t.city.general ?? '');
+  const intro = fill(t.intro[i.variant] ?? Object.values(t.intro)[0] ?? '', 'city', t.city[i.city] ?? t.city.general ?? '');
   const lines = [intro];
   const fields = i.fields ?? {};
   for (const key of FIELD_ORDER) {
     const raw = fields[key];
     if (!raw || !t.fields[key]) continue;
-    const value = key === 'duration' ? (t.duration[raw] ?? raw) : key === 'location' ? (t.location[raw] ?? raw) : clean(raw);
-    if (value) lines.push(t.fields[key]!.replace('{value}', value));
+    // Option labels by own key only (a crafted `constructor` must not find Object's).
+    const label = key === 'duration' ? t.duration : key === 'location' ? t.location : undefined;
+    const value = label && Object.hasOwn(label, raw) ? label[raw]! : clean(raw);
+    if (value) lines.push(fill(t.fields[key]!, 'value', value));
   }
-  if (i.reference) lines.push(t.reference.replace('{value}', clean(i.reference)));
+  if (i.reference) lines.push(fill(t.reference, 'value', clean(i.reference)));
   let text = lines.join('\n');
   if (text.length > MAX_MESSAGE) {
     const over = text.length - MAX_MESSAGE;
     const msgLine = lines.findIndex((l) => fields.message && l.endsWith(clean(fields.message)));
-    if (msgLine > 0 && lines[msgLine]!.length > over + 1) lines[msgLine] = `${lines[msgLine]!.slice(0, lines[msgLine]!.length - over - 1)}…`;
-    text = lines.join('\n').slice(0, MAX_MESSAGE);
+    if (msgLine > 0 && lines[msgLine]!.length > over + 1) lines[msgLine] = `${cut(lines[msgLine]!, lines[msgLine]!.length - over - 1)}…`;
+    text = cut(lines.join('\n'), MAX_MESSAGE);
   }
   return text;
 }
 
 export function whatsappUrl(digits: string, text: string): string {
-  return `https://wa.me/${digits}?text=${encodeURIComponent(text)}`;
+  return `https://wa.me/${digits}?text=${encodeURIComponent(wellFormed(text))}`;
 }

@@ -211,3 +211,60 @@ describe('[R-JS-2][R-JS-4] gallery index and saved language', () => {
     expect(savedLanguageTarget('/site/rates', 'es', langs, 'en', '/site')).toBeUndefined();
   });
 });
+
+describe('[R-SAFE-13] the handoff works for any input', () => {
+  const templates = {
+    intro: { emotional_exclusive: 'Hola{city}.' },
+    city: { general: '', madrid: ' en Madrid' },
+    fields: { name: 'Nombre: {value}', message: 'Mensaje: {value}', duration: 'Duración: {value}' },
+    reference: 'Ref: {value}',
+    duration: { '1h': '1 hora' },
+    location: {},
+  } as unknown as Parameters<typeof buildMessage>[0]['templates'];
+  const lone = (s: string) => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+
+  it('a UTM value cut inside an emoji is stored well-formed, and the WhatsApp URL never throws', () => {
+    const url = new URL(`https://site.example/?utm_source=${'a'.repeat(99)}${encodeURIComponent('😀')}&utm_campaign=${'b'.repeat(99)}${encodeURIComponent('😀x')}`);
+    const touch = currentTouch(url, '', {})!;
+    expect(lone(touch.source)).toBe(false);
+    expect(touch.source).toBe('a'.repeat(99)); // cut before the emoji, not inside it
+    expect(lone(touch.campaign!)).toBe(false);
+    const text = buildMessage({ templates, variant: 'emotional_exclusive', city: 'general', reference: reference(touch), fields: { name: 'Ana \uDE00' } });
+    expect(() => whatsappUrl('34600000000', text)).not.toThrow();
+    expect(() => whatsappUrl('34600000000', 'broken \uD83D')).not.toThrow();
+  });
+
+  it('shortening the message never splits an emoji', () => {
+    const message = '😀'.repeat(MAX_MESSAGE);
+    for (let extra = 0; extra < 4; extra++) {
+      const text = buildMessage({ templates, variant: 'emotional_exclusive', city: 'general', fields: { name: 'x'.repeat(extra), message } });
+      expect(text.length).toBeLessThanOrEqual(MAX_MESSAGE);
+      expect(lone(text), `extra ${extra}`).toBe(false);
+    }
+  });
+
+  it('$&, $` and $\' in a name, a message or a reference are sent as typed', () => {
+    const text = buildMessage({ templates, variant: 'emotional_exclusive', city: 'madrid', reference: "src $' $&", fields: { name: 'A$&B$`C', message: "x$'y" } });
+    expect(text).toContain('Nombre: A$&B$`C');
+    expect(text).toContain("Mensaje: x$'y");
+    expect(text).toContain("Ref: src $' $&");
+    expect(buildMessage({ templates, variant: 'emotional_exclusive', city: 'general', fields: { duration: 'constructor' } })).toContain('Duración: constructor');
+  });
+
+  it('a stored attribution record of the wrong shape is dropped, not used', () => {
+    const ok = { first: { source: 'eros', at: 1 }, last: { source: 'slixa', medium: 'referral', at: 2 } };
+    expect(parseAttribution(JSON.stringify(ok))).toEqual(ok);
+    for (const bad of [
+      { first: { source: 1, at: 1 }, last: { source: 'x', at: 2 } },
+      { first: { source: 'x', at: 1 }, last: { source: 2, at: 2 } },
+      { first: { source: 'x', at: 1 }, last: { source: 'y', at: '2' } },
+      { first: { source: 'x', at: 1 }, last: { source: 'y', at: 2, medium: 5 } },
+      { first: null, last: { source: 'y', at: 2 } },
+      [],
+      'text',
+      7,
+    ])
+      expect(parseAttribution(JSON.stringify(bad)), JSON.stringify(bad)).toBeUndefined();
+    expect(parseAttribution('{"first":')).toBeUndefined();
+  });
+});
