@@ -48,8 +48,9 @@ export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfi
   const root = projectRoot();
   const contentDir = path.resolve(cwd, opts.content ?? 'content');
   const outDir = path.resolve(cwd, opts.out ?? 'dist');
-  if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.baseUrl))
-    throw new UsageError(`--base-url must be an absolute http(s) URL such as https://example.com, got "${opts.baseUrl}"`);
+  // No query or fragment: every canonical, hreflang and sitemap URL is the base plus a path.
+  if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(opts.baseUrl))
+    throw new UsageError(`--base-url must be an absolute http(s) URL such as https://example.com, with no ?query or #fragment, got "${opts.baseUrl}"`);
   if (opts.host !== undefined && !(HOSTS as readonly string[]).includes(opts.host))
     throw new UsageError(`--host must be one of ${HOSTS.join(', ')}, got "${opts.host}"`);
   const templatesDir = path.resolve(cwd, opts.templates ?? path.join(root, 'templates'));

@@ -42,7 +42,8 @@ const price = z.number().int().nonnegative();
 /** `content/site.yaml`: identity, languages, contact details, features. */
 export const siteSchema = z.strictObject({
   brand: z.string().min(1),
-  baseUrl: url,
+  // The base of every canonical and sitemap URL: a path may follow, a query or fragment may not.
+  baseUrl: url.refine((u) => !/[?#]/.test(u), 'an absolute http(s) URL without a ?query or #fragment'),
   /** Browser UI colours (web manifest, theme-color meta). */
   colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i), background: z.string().regex(/^#[0-9a-f]{6}$/i) }),
   languages: z.array(langCode).min(1),

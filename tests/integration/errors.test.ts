@@ -100,6 +100,10 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors((c) => edit(c, 'data/business.yaml', /^offersPage: .*$/m, 'offersPage: nowhere'), /data\/business\.yaml:\d+:\d+: error \[reference\] offersPage: "nowhere"/);
   });
 
+  it('a baseUrl with a query or fragment is an error naming site.yaml and the field', async () => {
+    await expectErrors((c) => edit(c, 'site.yaml', /^baseUrl: (.*)$/m, 'baseUrl: $1/?ref=x'), /site\.yaml:\d+:\d+: error \[schema\] baseUrl: expected an absolute http\(s\) URL without a \?query or #fragment/);
+  });
+
   it('a redirect loop', async () => {
     await expectFailure(
       (c) => writeFileSync(path.join(c, 'data/redirects.yaml'), '- { from: /a, to: /b }\n- { from: /b, to: /a }\n'),

@@ -6,6 +6,16 @@ import { resolveConfig } from '../../src/config.ts';
 import { projectRoot } from '../../src/project.ts';
 import { copyContent, tmpDir } from '../helpers/site.ts';
 
+describe('--base-url', () => {
+  it('refuses a base URL with a query or a fragment (every canonical and sitemap line would break), accepts a path', () => {
+    const content = copyContent();
+    const cwd = tmpDir();
+    for (const bad of ['https://example.com/?x=1', 'https://example.com/#top', 'https://example.com/site?ref=a', 'https://example.com?x'])
+      expect(() => resolveConfig({ content, out: 'dist', baseUrl: bad }, cwd), bad).toThrow(/no \?query or #fragment/);
+    expect(resolveConfig({ content, out: 'dist', baseUrl: 'https://me.github.io/site' }, cwd).baseUrl).toBe('https://me.github.io/site');
+  });
+});
+
 describe('[R-SAFE-1] output paths refused by the configuration', () => {
   const content = copyContent();
   const cwd = tmpDir();
