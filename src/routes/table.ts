@@ -66,6 +66,9 @@ function interpolatePath(path: string, site: Site): string {
   return path.replace('{profileSlug}', site.config.provider.profileSlug);
 }
 
+/** Longest file or folder name of an output path, in bytes (NAME_MAX is 255, less `.html` and a temporary suffix). */
+export const MAX_SEGMENT_BYTES = 200;
+
 /** Build every route of the site; problems (duplicates, bad targets, loops) go to `diags`. */
 export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   const { languages, defaultLanguage: def } = site;
@@ -154,6 +157,10 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   routes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const byPath = new Map<string, Route>();
   for (const r of routes) {
+    // File systems refuse a name over 255 bytes (the writer adds `.html` and a temporary suffix):
+    // checked here, so `site check` and `site build` agree and the error names the content.
+    const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);
+    if (long) diags.error({ code: 'too-long', file: r.origin.split(' ')[0]!.replace(/\[\d+\]$/, ''), field: 'path', message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
     const other = byPath.get(r.path);
     if (other) diags.error({ code: 'duplicate', field: 'path', message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
     else byPath.set(r.path, r);

@@ -100,6 +100,17 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors((c) => edit(c, 'data/business.yaml', /^offersPage: .*$/m, 'offersPage: nowhere'), /data\/business\.yaml:\d+:\d+: error \[reference\] offersPage: "nowhere"/);
   });
 
+  it('a post slug too long for a file name is an error naming the post, in check and build alike (not ENAMETOOLONG)', async () => {
+    const slug = `a-${'long-'.repeat(48)}slug`; // 246 characters: the folder exists, its page file (251 bytes) could not
+    await expectErrors(
+      (c) => {
+        mkdirSync(path.join(c, 'blog', slug));
+        writeFileSync(path.join(c, 'blog', slug, 'en.md'), readFileSync(path.join(FIXTURE_CONTENT, 'blog/monaco-grand-prix/en.md')));
+      },
+      new RegExp(`blog/${slug}/en\\.md: error \\[too-long\\] path: the page /blog/${slug} .* 251 bytes long; at most 200`),
+    );
+  });
+
   it('a baseUrl with a query or fragment is an error naming site.yaml and the field', async () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^baseUrl: (.*)$/m, 'baseUrl: $1/?ref=x'), /site\.yaml:\d+:\d+: error \[schema\] baseUrl: expected an absolute http\(s\) URL without a \?query or #fragment/);
   });
