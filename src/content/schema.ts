@@ -37,7 +37,8 @@ const routePath = z
   .regex(/^\/(?:(?:[a-z0-9][a-z0-9._-]*|\{[a-zA-Z]+\})(?:\/(?:[a-z0-9][a-z0-9._-]*|\{[a-zA-Z]+\}))*)?$/, 'a root-relative path in lowercase without trailing slash, like /rates');
 const url = z.url({ protocol: /^https?$/, error: 'an absolute http(s) URL' });
 const phone = z.string().regex(/^\+[0-9 ]{8,20}$/, 'an international phone number like +34 600 000 000');
-const price = z.number().int().nonnegative();
+/** An amount in whole euros: above zero and at most 100,000 (a larger figure is a typo, not a rate). */
+const price = z.number().int('a whole number of euros').min(1, 'a price above 0 (leave a tier "on request" instead)').max(100_000, 'a price of at most 100,000 (more is a typo)');
 
 /** `content/site.yaml`: identity, languages, contact details, features. */
 export const siteSchema = z.strictObject({
@@ -161,7 +162,8 @@ export const ratesSchema = z.strictObject({
 });
 
 export const bookingSchema = z.strictObject({
-  minAdvanceHours: z.number().positive(),
+  /** Whole hours, from 1 to a week: "at least 0 hours" would tell visitors nothing. */
+  minAdvanceHours: z.number().int('whole hours').min(1, 'at least 1 hour').max(168, 'at most 168 hours (a week)'),
   confirmationMinutes: z.number().int().positive(),
   /** Durations offered (labels: booking.duration.<id>); price and "on request" come from the rate tier. */
   durations: z.array(z.strictObject({ id, tier: id })).min(1),
@@ -177,7 +179,7 @@ export const venuesSchema = z.array(
     phone,
     email: z.email().optional(),
     /** A price range in EUR, or a text key id (`variable`, `premium`). */
-    price: z.union([z.strictObject({ min: price, max: price }), id]),
+    price: z.union([z.strictObject({ min: price, max: price }).refine((r) => r.min <= r.max, 'a range whose min is not above its max'), id]),
     features: z.array(id),
   }),
 );

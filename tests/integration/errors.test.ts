@@ -111,6 +111,13 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     );
   });
 
+  it('absurd values are errors: a price of 9,007,199,254,740,991 or 0, a venue range upside down, booking at least 0 hours', async () => {
+    await expectErrors((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: 9007199254740991 }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[0\]\.price: (?:expected )?a price of at most 100,000/);
+    await expectErrors((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: 0 }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[0\]\.price: (?:expected )?a price above 0/);
+    await expectErrors((c) => edit(c, 'data/venues.yaml', 'price: { min: 35, max: 38 }', 'price: { min: 38, max: 35 }'), /data\/venues\.yaml:\d+:\d+: error \[schema\] \[0\]\.price: (?:expected )?a range whose min is not above its max/);
+    await expectErrors((c) => edit(c, 'data/booking.yaml', /^minAdvanceHours: .*$/m, 'minAdvanceHours: 0'), /data\/booking\.yaml:\d+:\d+: error \[schema\] minAdvanceHours: (?:expected )?at least 1 hour/);
+  });
+
   it('a baseUrl with a query or fragment is an error naming site.yaml and the field', async () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^baseUrl: (.*)$/m, 'baseUrl: $1/?ref=x'), /site\.yaml:\d+:\d+: error \[schema\] baseUrl: expected an absolute http\(s\) URL without a \?query or #fragment/);
   });
