@@ -66,6 +66,13 @@ function interpolatePath(path: string, site: Site): string {
   return path.replace('{profileSlug}', site.config.provider.profileSlug);
 }
 
+/**
+ * URLs the build writes files at itself, whatever the host: a route there would replace the file or
+ * never be reached. `/assets/` is served as immutable for a year, so no page may live under it.
+ */
+const RESERVED_URLS = new Set(['/robots.txt', '/sitemap.xml', '/favicon.ico', '/manifest.webmanifest', '/sw.js', '/_headers', '/_redirects', '/vercel.json', '/.nojekyll']);
+const reservedUrl = (p: string) => RESERVED_URLS.has(p) || p === '/assets' || p.startsWith('/assets/') || /^\/sitemap-[^/]+\.xml$/.test(p);
+
 /** Longest file or folder name of an output path, in bytes (NAME_MAX is 255, less `.html` and a temporary suffix). */
 export const MAX_SEGMENT_BYTES = 200;
 
@@ -156,7 +163,24 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   // Two routes writing one file is an error naming both sources.
   routes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const byPath = new Map<string, Route>();
+  // `/rates.html` is the file of the page /rates: a host serves that file there, so a route at that URL is never reached.
+  const fileUrls = new Map(routes.map((r) => [`/${r.file}`, r]));
+  /** Where a route's path is written in the content: file, line and field. */
+  const place = (r: Route): { file: string; field: string; line?: number; column?: number } => {
+    const listed = /^(\S+?)\[(\d+)\]/.exec(r.origin);
+    const key = r.kind === 'landing' ? 'slug' : 'path';
+    if (listed) return { file: listed[1]!, field: `[${listed[2]}].${key}`, ...site.locate(listed[1]!, [Number(listed[2]), key]) };
+    if (r.kind === 'redirect') {
+      const i = site.redirects.findIndex((x) => `redirect:${x.from}` === r.key);
+      if (i >= 0) return { file: 'data/redirects.yaml', field: `[${i}].from`, ...site.locate('data/redirects.yaml', [i, 'from']) };
+    }
+    return { file: r.origin.split(' ')[0]!, field: 'path' };
+  };
   for (const r of routes) {
+    const origin = place(r);
+    if (reservedUrl(r.path)) diags.error({ code: 'reserved', ...origin, message: `${r.path} (${r.origin}) is a URL the build writes a file at itself (robots.txt, the sitemap, favicon, manifest, service worker, host files, /assets/): choose another path` });
+    const shadow = fileUrls.get(r.path);
+    if (shadow && shadow !== r) diags.error({ code: 'reserved', ...origin, message: `${r.path} (${r.origin}) is the URL of the file of ${shadow.path} (${shadow.origin}): it would never be reached; choose another path` });
     // File systems refuse a name over 255 bytes (the writer adds `.html` and a temporary suffix):
     // checked here, so `site check` and `site build` agree and the error names the content.
     const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);

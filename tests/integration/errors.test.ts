@@ -118,6 +118,13 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors((c) => edit(c, 'data/booking.yaml', /^minAdvanceHours: .*$/m, 'minAdvanceHours: 0'), /data\/booking\.yaml:\d+:\d+: error \[schema\] minAdvanceHours: (?:expected )?at least 1 hour/);
   });
 
+  it('reserved paths are errors naming the content: a redirect over robots.txt or sw.js, a route at a page file\'s URL, a page under /assets/', async () => {
+    for (const from of ['/robots.txt', '/sw.js', '/sitemap.xml', '/favicon.ico', '/manifest.webmanifest'])
+      await expectErrors((c) => edit(c, 'data/redirects.yaml', '{ from: /madrid-escort,', `{ from: ${from},`), new RegExp(`data/redirects\\.yaml:3:\\d+: error \\[reserved\\] \\[0\\]\\.from: ${from.replace('.', '\\.')} \\(data/redirects\\.yaml`));
+    await expectErrors((c) => edit(c, 'data/redirects.yaml', '{ from: /madrid-escort,', '{ from: /rates.html,'), /data\/redirects\.yaml:3:\d+: error \[reserved\] \[0\]\.from: \/rates\.html .* is the URL of the file of \/rates/);
+    await expectErrors((c) => edit(c, 'pages.yaml', '{ id: rates, path: /rates,', '{ id: rates, path: /assets/rates,'), /pages\.yaml:\d+:\d+: error \[reserved\] \[\d+\]\.path: \/assets\/rates \(pages\.yaml\[\d+\] \(rates\)\)/);
+  });
+
   it('a baseUrl with a query or fragment is an error naming site.yaml and the field', async () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^baseUrl: (.*)$/m, 'baseUrl: $1/?ref=x'), /site\.yaml:\d+:\d+: error \[schema\] baseUrl: expected an absolute http\(s\) URL without a \?query or #fragment/);
   });
