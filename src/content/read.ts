@@ -30,7 +30,7 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
     }
   }
   if (text === undefined) {
-    diags.error({ code: 'not-text', file: rel, message: `not a text file (${nul >= 0 ? `a NUL byte at offset ${nul}` : 'not valid UTF-8'}): content files are UTF-8 text; was a binary file saved under this name?` });
+    diags.error({ code: 'not-text', file: rel, message: notText(bytes, nul) });
     return undefined;
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -57,6 +57,38 @@ function inside(abs: string, rel: string, diags: Diagnostics): boolean {
   if (real.startsWith(realRoot + path.sep)) return true;
   diags.error({ code: 'outside-content', file: rel, message: 'is a link to a file outside the content folder, which is never read: copy the file into the content folder instead of linking it' });
   return false;
+}
+
+/** Offset of the first byte that is not valid UTF-8 (-1: none). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (n < 0) return i;
+    for (let k = 1; k <= n; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return -1;
+}
+
+/**
+ * Why `bytes` are not UTF-8 text, in words an editor's user can act on: a file saved as UTF-16 (a
+ * byte-order mark, or every other byte NUL) or in a one-byte encoding such as Latin-1 or
+ * Windows-1252 says so and how to save it as UTF-8, with the byte offset; anything else is binary.
+ */
+function notText(bytes: Uint8Array, nul: number): string {
+  const save = 'save it as UTF-8 (in most editors: Save with Encoding, or File > Save As > Encoding: UTF-8)';
+  const sample = bytes.subarray(0, 512);
+  const zeros = (parity: number) => sample.filter((b, i) => i % 2 === parity && b === 0).length;
+  const utf16Bom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16Bom || (sample.length >= 8 && Math.max(zeros(0), zeros(1)) > sample.length / 4 && Math.min(zeros(0), zeros(1)) < sample.length / 32))
+    return `looks like UTF-16 text (${utf16Bom ? 'it starts with a UTF-16 byte-order mark' : `a NUL byte at offset ${nul}, every other byte NUL`}): content files are UTF-8; ${save}`;
+  const bad = nul < 0 ? firstInvalidUtf8(bytes) : -1;
+  // Text in a one-byte encoding: printable ASCII around lone bytes 0x80-0xFF (é, ñ, ü as one byte).
+  const controls = sample.filter((b) => b < 0x09 || (b > 0x0d && b < 0x20)).length;
+  if (nul < 0 && bad >= 0 && controls === 0)
+    return `not valid UTF-8 at byte offset ${bad} (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')}): it looks like Latin-1 or Windows-1252 text; content files are UTF-8: ${save}`;
+  return `not a text file (${nul >= 0 ? `a NUL byte at offset ${nul}` : `not valid UTF-8 at byte offset ${bad}`}): content files are UTF-8 text; was a binary file saved under this name?`;
 }
 
 /** Read `abs` (shown as `rel`) as text; a missing or unreadable file, or a link out of the content folder, is an error. */

@@ -206,3 +206,20 @@ describe('[R-SAFE-9] content is read only from inside the content folder', () =>
     expect(stderr).toMatch(new RegExp(`blog/${slug}/\\w+\\.md: error \\[outside-content\\]`));
   });
 });
+
+describe('[R-SAFE-4] a text file in the wrong encoding says which and how to fix it', () => {
+  it('[R-SAFE-4] Latin-1 and UTF-16 files are named as such, with the byte offset and how to save as UTF-8', async () => {
+    const c = copyContent();
+    const health = readFileSync(path.join(c, 'data/health.yaml'), 'utf8');
+    // Latin-1: "ó" and "é" as one byte each, in a comment at the end.
+    const latin1 = Buffer.from(`${health}# Revisión médica\n`, 'latin1');
+    writeFileSync(path.join(c, 'data/health.yaml'), latin1);
+    const lang = readdirSync(path.join(c, 'i18n')).sort().find((f) => f.endsWith('.yaml'))!;
+    const table = readFileSync(path.join(c, 'i18n', lang), 'utf8');
+    writeFileSync(path.join(c, 'i18n', lang), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(table, 'utf16le')]));
+    const { stderr } = await failingBuild(c);
+    const offset = latin1.findIndex((b) => b >= 0x80); // "ó", the first byte that is not ASCII
+    expect(stderr).toContain(`data/health.yaml: error [not-text] not valid UTF-8 at byte offset ${offset} (byte 0x${latin1[offset]!.toString(16)}): it looks like Latin-1 or Windows-1252 text; content files are UTF-8: save it as UTF-8`);
+    expect(stderr).toContain(`i18n/${lang}: error [not-text] looks like UTF-16 text (it starts with a UTF-16 byte-order mark): content files are UTF-8; save it as UTF-8`);
+  });
+});
