@@ -138,6 +138,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   lap('render+write');
   await pauseAsync('rendered');
 
+  const hostName = config.host ?? site.config.deploy?.host ?? DEFAULT_HOST;
   const host = await derivedFiles(config, writer, { site, routes, assets, templates }, diags);
   if (!host) return fail('host');
   if (config.strict && diags.warnings.length) return fail('strict');
@@ -147,7 +148,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (writer instanceof DiskWriter || writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
   else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
-  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
   if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
   return { site, routes, diagnostics: diags.items, stats };
 }

@@ -36,6 +36,13 @@ export function formatSummary(result: BuildResult, outDir: string): string {
   lines.push(`  client script: ${kb(stats.scriptGzipBytes)} gzipped`);
   const im = stats.images;
   lines.push(`  images: ${im.sources} sources, ${im.files} files (${im.cached} from cache, ${im.encoded} encoded)`);
+  if (stats.host === 'static')
+    lines.push(
+      '  host: static (GitHub Pages, plain file hosts): no response headers are sent. Frame protection, HSTS and',
+      '    nosniff are missing unless the host adds X-Frame-Options: DENY, Strict-Transport-Security and',
+      '    X-Content-Type-Options: nosniff itself (docs/deploy.md); the page\'s <meta> CSP still applies.',
+    );
+  else if (stats.host) lines.push(`  host: ${stats.host}`);
   lines.push(`  stages: ${Object.entries(stats.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(' · ')}`);
   if (!stats.carried) {
     const helped = stats.markdownHelped ? `; markdown of ${stats.markdownHelped} posts on a helper thread` : '';

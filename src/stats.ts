@@ -20,6 +20,8 @@ export interface BuildStats {
   carried: number;
   /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
   threads: number;
+  /** The host target the output was written for (its files in the web root and beside it). */
+  host?: string;
   /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
   markdownHelped: number;
 }

@@ -81,3 +81,13 @@ describe('[R-BUILD-1] build options and summary', () => {
     expect(quiet.result.stdout).toBe('');
   });
 });
+
+describe('[R-HOST-1] the static target says what it cannot send', () => {
+  it('a --host static build says in its summary that no headers are sent and what the host must add', async () => {
+    const { result } = await buildSite(copyContent(), ['--host', 'static']);
+    expect(result.stdout).toMatch(/host: static .*no response headers are sent/);
+    for (const h of ['X-Frame-Options: DENY', 'Strict-Transport-Security', 'X-Content-Type-Options: nosniff']) expect(result.stdout).toContain(h);
+    const netlify = await buildSite(copyContent(), ['--host', 'netlify']);
+    expect(netlify.result.stdout).toMatch(/^ {2}host: netlify$/m);
+  });
+});
