@@ -24,6 +24,7 @@ import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
 import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
+import type { HostName } from './output/hosts/names.ts';
 import { hostFolder, writeHostFolder } from './output/host-folder.ts';
 import { faviconIco } from './assets/favicon.ts';
 import { manifestFile } from './output/manifest.ts';
@@ -138,8 +139,9 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   lap('render+write');
   await pauseAsync('rendered');
 
+  // host: the flag, then site.yaml, then the default
   const hostName = config.host ?? site.config.deploy?.host ?? DEFAULT_HOST;
-  const host = await derivedFiles(config, writer, { site, routes, assets, templates }, diags);
+  const host = await derivedFiles(config, writer, hostName, { site, routes, assets, templates }, diags);
   if (!host) return fail('host');
   if (config.strict && diags.warnings.length) return fail('strict');
 
@@ -343,7 +345,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
  * chosen host's files, favicon, manifest), written; returns the host's files that go beside the
  * web root, or undefined when the host cannot be served (an error in the diagnostics).
  */
-async function derivedFiles(config: BuildConfig, writer: Writer, r: Rendering, diags: Diagnostics): Promise<ReturnType<typeof hostFiles> | undefined> {
+async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostName, r: Rendering, diags: Diagnostics): Promise<ReturnType<typeof hostFiles> | undefined> {
   const { site, routes, assets, templates } = r;
   const at = (p: string) => withBase(basePathOf(site.config.baseUrl), p);
   const offlineRoutes = routes.routes.filter((route) => route.kind === 'offline');
@@ -353,10 +355,10 @@ async function derivedFiles(config: BuildConfig, writer: Writer, r: Rendering, d
   // bytes written) go into the worker's version, or a changed phone number would never reach the cache.
   const offlineEnv = renderEnv(site, routes, assets, templates, createTally());
   const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineRoutes.map((route) => renderRoute(route, offlineEnv)));
-  // host: the chosen host's files (flag, then site.yaml, then the default), from the route table
+  // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {
-    host = hostFiles(config.host ?? site.config.deploy?.host ?? DEFAULT_HOST, hostRules(site, routes, [assets.styleHash]), config.outDir);
+    host = hostFiles(hostName, hostRules(site, routes, [assets.styleHash]), config.outDir);
   } catch (err) {
     diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
     return undefined;

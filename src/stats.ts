@@ -3,6 +3,7 @@
  * (output/carry.ts) and the CLI's summary share it without importing each other.
  */
 import type { ImageStats } from './assets/images.ts';
+import type { HostName } from './output/hosts/names.ts';
 
 export interface BuildStats {
   /** kind → language → count. */
@@ -21,7 +22,7 @@ export interface BuildStats {
   /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
   threads: number;
   /** The host target the output was written for (its files in the web root and beside it). */
-  host?: string;
+  host?: HostName;
   /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
   markdownHelped: number;
 }

@@ -36,9 +36,6 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Real paths of content folders (resolved once per folder). */
-const roots = new Map<string, string>();
-
 /**
  * Whether `abs` (the content file `rel`) is really inside its content folder, symlinks resolved.
  * A link that leaves it (to /etc/passwd, a credentials file, another project) is an error naming
@@ -47,13 +44,14 @@ const roots = new Map<string, string>();
 function inside(abs: string, rel: string, diags: Diagnostics): boolean {
   const root = abs.slice(0, abs.length - rel.length - 1);
   let real: string;
+  let realRoot: string;
   try {
     real = realpathSync.native(abs);
+    // Resolved on every read, not cached: under `site watch` the folder may be moved or relinked.
+    realRoot = realpathSync.native(root);
   } catch {
     return true; // missing or unreadable: reported by the read itself
   }
-  let realRoot = roots.get(root);
-  if (realRoot === undefined) roots.set(root, (realRoot = realpathSync.native(root)));
   if (real.startsWith(realRoot + path.sep)) return true;
   diags.error({ code: 'outside-content', file: rel, message: 'is a link to a file outside the content folder, which is never read: copy the file into the content folder instead of linking it' });
   return false;

@@ -184,7 +184,7 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     // File systems refuse a name over 255 bytes (the writer adds `.html` and a temporary suffix):
     // checked here, so `site check` and `site build` agree and the error names the content.
     const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);
-    if (long) diags.error({ code: 'too-long', file: r.origin.split(' ')[0]!.replace(/\[\d+\]$/, ''), field: 'path', message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
+    if (long) diags.error({ code: 'too-long', ...origin, message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
     const other = byPath.get(r.path);
     if (other) diags.error({ code: 'duplicate', field: 'path', message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
     else byPath.set(r.path, r);

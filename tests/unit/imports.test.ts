@@ -7,15 +7,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/site.ts';
 
-/** Relative imports of every .ts/.tsx file under `dir` (static, type-only, re-exports and dynamic). */
+/** The relative module specifiers a source imports (static, type-only, re-exports and dynamic). */
+function importSpecs(src: string): string[] {
+  return [...src.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+/** Relative imports of every .ts/.tsx file under `dir`. */
 function importGraph(dir: string): Map<string, string[]> {
   const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => /\.tsx?$/.test(f)).map((f) => path.join(dir, f));
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const f of files) {
-    const src = readFileSync(f, 'utf8');
-    const specs = [...src.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
-    graph.set(f, specs.map((s) => path.resolve(path.dirname(f), s)).filter((d) => known.has(d)));
+    graph.set(f, importSpecs(readFileSync(f, 'utf8')).map((s) => path.resolve(path.dirname(f), s)).filter((d) => known.has(d)));
   }
   return graph;
 }
@@ -54,8 +57,8 @@ describe('[R-GEN-1] module graph', () => {
       const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => /\.tsx?$/.test(f));
       for (const f of files) {
         const src = readFileSync(path.join(dir, f), 'utf8');
-        for (const m of src.matchAll(/from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]/g)) {
-          const target = path.resolve(path.dirname(path.join(dir, f)), m[1] ?? m[2]!);
+        for (const spec of importSpecs(src)) {
+          const target = path.resolve(path.dirname(path.join(dir, f)), spec);
           if (target.startsWith(path.join(ROOT, 'src') + path.sep) && target !== api) strays.push(`${path.relative(ROOT, path.join(dir, f))} imports ${path.relative(ROOT, target)}`);
         }
       }
@@ -73,7 +76,6 @@ describe('[R-GEN-1] module graph', () => {
     expect(circles(graph, '/x')).toEqual(['a.ts → b.ts → c.ts']);
     // The parser sees `import type` and `await import()` edges.
     const src = `import type { A } from './a.ts';\nconst m = await import('./b.ts');\nexport { C } from './c.ts';`;
-    const specs = [...src.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
-    expect(specs).toEqual(['./a.ts', './b.ts', './c.ts']);
+    expect(importSpecs(src)).toEqual(['./a.ts', './b.ts', './c.ts']);
   });
 });
