@@ -1,0 +1,104 @@
+/**
+ * Layout defects a reviewer found at phone widths (issue 22, "Defects"), in every language of the
+ * shipped site: the contact page's opening hours, the skip links, and the space between a page's
+ * photo and the next section's divider. Pages and languages come from the content under test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { browserOnSite, offlineContext, settled, urlOf } from '../helpers/serve.ts';
+import { shipped } from '../helpers/content.ts';
+
+const hasChrome = Boolean(chromePath());
+if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
+
+const c = shipped();
+const pagePath = (id: string) => c.pages.find((p: { id: string }) => p.id === id)!.path as string;
+const url = (routePath: string, lang: string) => urlOf(c.file(routePath, lang));
+const WIDTHS = [320, 390, 768, 1280];
+
+describe.skipIf(!hasChrome)('layout at phone widths, every language (issue 22)', () => {
+  const env = browserOnSite();
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    context = await offlineContext(env.browser, { width: 320, height: 568 });
+    // The consent banner is answered: these tests are about the page under it.
+    await context.addInitScript((key) => localStorage.setItem(key, 'denied'), `${c.site.storageKey}.consent`);
+    page = await context.newPage();
+  });
+  afterAll(() => context?.close());
+
+  it('[R-UI-12] /contact: each opening-hours value stays on one line at 320, 390, 768 and 1280 px', async () => {
+    const problems: string[] = [];
+    for (const lang of c.languages) {
+      await page.setViewportSize({ width: 320, height: 568 });
+      await page.goto(`${env.base}${url(pagePath('contact'), lang)}`);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        const values = await page.locator('#availability dd').evaluateAll((dds) =>
+          dds.map((dd) => ({ text: dd.textContent!.trim(), height: dd.getBoundingClientRect().height, width: dd.getBoundingClientRect().width, line: parseFloat(getComputedStyle(dd).lineHeight) })),
+        );
+        expect(values.length, `${lang}: the hours are listed`).toBeGreaterThan(0);
+        for (const v of values) if (v.height > v.line * 1.5) problems.push(`${lang} at ${width}px: "${v.text}" wraps (${Math.round(v.width)} px wide, ${Math.round(v.height)} px tall)`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('[R-UI-2] the skip links show nothing until focused, then show whole, at 320 px', async () => {
+    await page.setViewportSize({ width: 320, height: 568 });
+    const problems: string[] = [];
+    for (const lang of c.languages) {
+      await page.goto(`${env.base}${url('/', lang)}`);
+      await settled(page);
+      // Hit-test the top of the screen, where the header is: no point may land on a skip link.
+      const hits = await page.evaluate(() => {
+        const found = new Set<string>();
+        for (let y = 0; y < 96; y += 4) for (let x = 0; x < innerWidth; x += 4) {
+          const el = document.elementFromPoint(x, y);
+          if (el?.closest('.skip-links')) found.add(`${x},${y}`);
+        }
+        return found.size;
+      });
+      if (hits) problems.push(`${lang}: a skip link covers ${hits} sampled points of the header before any focus`);
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const r = el.getBoundingClientRect();
+        const atCentre = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return {
+          inSkipLinks: Boolean(el.closest('.skip-links')),
+          inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+          whole: el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1,
+          shown: atCentre === el || el.contains(atCentre),
+        };
+      });
+      expect(focused.inSkipLinks, `${lang}: the first Tab reaches the skip links`).toBe(true);
+      if (!focused.inside || !focused.whole || !focused.shown) problems.push(`${lang}: the focused skip link is not shown whole on the screen (${JSON.stringify(focused)})`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('[R-UI-9][R-UI-13] city pages and /about: the photo keeps a section\'s spacing above the next divider at every width', async () => {
+    const routes = [...c.cities.filter((city: { image?: string }) => city.image).map((city: { path: string }) => city.path), pagePath('about')];
+    expect(routes.length).toBeGreaterThan(1);
+    const problems: string[] = [];
+    for (const lang of c.languages)
+      for (const r of routes) {
+        await page.setViewportSize({ width: 320, height: 568 });
+        await page.goto(`${env.base}${url(r, lang)}`);
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: 800 });
+          const m = await page.evaluate(() => {
+            const img = document.querySelector('main picture img')!;
+            const next = [...document.querySelectorAll('main section.section')].find((s) => s.getBoundingClientRect().top >= img.getBoundingClientRect().top)!;
+            return { gap: next.getBoundingClientRect().top - img.getBoundingClientRect().bottom, padding: parseFloat(getComputedStyle(next).paddingTop) };
+          });
+          // As much space above the divider as the section keeps below it.
+          if (m.gap < m.padding - 1) problems.push(`${url(r, lang)} at ${width}px: ${Math.round(m.gap)} px between the photo and the divider (the section keeps ${m.padding} px)`);
+        }
+      }
+    expect(problems).toEqual([]);
+  });
+});
