@@ -54,7 +54,6 @@ function run(data: ClientData): void {
   initLanguage(local, k.lang, data.languages, data.defaultLanguage, data.base);
   const tracker = createTracker();
   let consent: ConsentState = readConsent(data.consentMode, local, k.consent);
-  showConsentBanner(consent);
   const url = new URL(location.href);
   const touch = currentTouch(url, document.referrer, data.tracking.referrers);
 
@@ -82,6 +81,8 @@ function run(data: ClientData): void {
   applyVariant(data, variant);
   document.documentElement.dataset.variant = variant;
   initCtaDismiss(session, k.ctaDismissed);
+  // Last: the banner is placed above the call bar, as the bar now is.
+  showConsentBanner(consent);
 
   // After the first paint: everything that only reacts to the visitor or reports.
   afterFirstPaint(() => {

@@ -77,10 +77,11 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
         <body>{children}</body>
       ) : (
         <body>
+          {/* First in the focus order, drawn at the bottom of the screen (R-BRAND-3). */}
+          <ConsentBanner ctx={ctx} />
           <Header ctx={ctx} />
           {children}
           <Footer ctx={ctx} />
-          <ConsentBanner ctx={ctx} />
           <ClientData data={ctx.clientData} />
         </body>
       )}

@@ -2,7 +2,10 @@ import type { PageContext } from '../../src/api.ts';
 
 /**
  * The consent choice, first layer: Accept and Reject with equal weight, a link to the policy.
- * Hidden until the client script shows it (no script: nothing is stored or sent anyway).
+ * Hidden until the client script shows it (no script: nothing is stored or sent anyway). The
+ * Document puts it first in the body, so it is the first stop in the focus order (R-BRAND-3),
+ * though it is drawn at the bottom of the screen; one short paragraph keeps it within a third of
+ * a small phone's screen.
  */
 export function ConsentBanner({ ctx }: { ctx: PageContext }) {
   if (!ctx.site.config.features.consent) return null;
@@ -14,11 +17,11 @@ function ConsentContent({ ctx }: { ctx: PageContext }) {
   const { t } = ctx;
   return (
     <div className="container consent-inner">
-      <h2 id="consent-title" className="consent-title">
+      <h2 id="consent-title" className="visually-hidden">
         {t('consent.title')}
       </h2>
       <p>
-        {t('consent.text')} <a href={ctx.link('privacy')}>{t('consent.policy')}</a> · <a href={ctx.link('legal')}>{t('footer.legal')}</a>
+        {t('consent.short')} <a href={ctx.link('privacy')}>{t('consent.policy')}</a> · <a href={ctx.link('legal')}>{t('footer.legal')}</a>
       </p>
       <div className="consent-actions">
         <button type="button" className="button" data-consent-choice="accept">
