@@ -28,7 +28,7 @@ import type { HostName } from './output/hosts/names.ts';
 import { hostFolder, writeHostFolder } from './output/host-folder.ts';
 import { faviconIco } from './assets/favicon.ts';
 import { manifestFile } from './output/manifest.ts';
-import { pauseAsync } from './output/publish.ts';
+import { liveBuild, pauseAsync } from './output/publish.ts';
 import { startProgress, type Progress } from './progress.ts';
 import type { BuildStats } from './stats.ts';
 
@@ -145,13 +145,18 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (!host) return fail('host');
   if (config.strict && diags.warnings.length) return fail('strict');
 
+  // The files no host may serve go beside the web root: in the build's own folder, published with
+  // its pages in one rename (a kill never leaves one build's pages with another's host rules).
+  if (writer instanceof DiskWriter) for (const f of host.beside) writer.writeBeside(f.file, f.content);
   await writer.commit();
-  // After the web root is published: the files no host may serve go beside it.
-  if (writer instanceof DiskWriter || writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
+  if (writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
   else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
   const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
-  if (record && writer instanceof DiskWriter) await writeRecord(config, { key: record.key, files: writer.paths(), diagnostics: diags.items, stats });
+  if (record && writer instanceof DiskWriter) {
+    const unrecorded = await writeRecord(config, { key: record.key, build: writer.buildId, files: writer.paths(), diagnostics: diags.items, stats });
+    if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
+  }
   return { site, routes, diagnostics: diags.items, stats };
 }
 
@@ -159,8 +164,10 @@ type LastBuild = NonNullable<Awaited<ReturnType<typeof readRecord>>>;
 
 /** Stage "key": the inputs hash as last time, and the output (with its host files) is still intact. */
 async function unchangedSince(config: BuildConfig, key: string, last: LastBuild): Promise<boolean> {
-  // The host files beside the output count too: a build whose `<out>.host/` is gone is rebuilt.
-  return last.key === key && existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, last));
+  // The build in place must be the one recorded (a publish killed before its record leaves another
+  // one live), with its pages and host files from that one build: else everything is rendered again.
+  if (last.key !== key || last.build === undefined || last.build !== liveBuild(config.outDir)) return false;
+  return existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, last));
 }
 
 /** Nothing changed: take the last build's files as they are (hard links), render nothing. Only one-shot builds to disk do this. */
@@ -168,8 +175,10 @@ async function carryOver(config: BuildConfig, writer: DiskWriter, last: LastBuil
   await writer.carry(config.outDir, last.files);
   await writer.commit();
   state.lap('carry');
+  // The carried build is a new folder: recorded as the live one, or the next build renders again.
+  const unrecorded = await writeRecord(config, { ...last, build: writer.buildId });
   return {
-    diagnostics: last.diagnostics,
+    diagnostics: unrecorded ? [...last.diagnostics, { severity: 'warning', code: 'record', message: unrecorded }] : last.diagnostics,
     stats: {
       ...last.stats,
       files: last.files.length,

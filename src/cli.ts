@@ -66,10 +66,15 @@ async function runBuild(opts: CliOptions): Promise<number> {
   inspectOutput(config.outDir, last?.files);
   removeLeftovers(config.outDir);
   const writer = new DiskWriter(config.outDir, { known: last?.files });
-  // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output.
+  // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
+  // say which build is in place (stopped once this one was published, it is the new one).
   const stop = (signal: NodeJS.Signals) => {
-    abortUnpublished();
-    console.error(`\nsite build: stopped by ${signal}; the previous output is untouched.`);
+    const published = abortUnpublished();
+    console.error(
+      published
+        ? `\nsite build: stopped by ${signal} after publishing: ${config.outDir} shows the new build, complete with its host files; it was not recorded, so the next build renders everything again.`
+        : `\nsite build: stopped by ${signal}; the previous output is untouched.`,
+    );
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
   process.on('SIGINT', stop);
@@ -81,11 +86,13 @@ async function runBuild(opts: CliOptions): Promise<number> {
     if (!opts.quiet) console.log(formatSummary(result, config.outDir));
     return 0;
   } catch (err) {
+    // A build that fails once published stays published (abort keeps it): say so, not "untouched".
     await writer.abort();
     if (err instanceof BuildError) {
       printErrors(err.stage, err.diagnostics);
       return 1;
     }
+    if (writer.published) console.error(`site build: the new build was published to ${config.outDir} (complete, with its host files) before this failure:`);
     throw err;
   } finally {
     process.off('SIGINT', stop);

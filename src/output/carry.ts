@@ -10,10 +10,17 @@ import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../stats.ts';
 import { listFiles } from '../files.ts';
+import { failPoint } from './publish.ts';
 
 /** What the last good build of an output folder recorded. */
 export interface BuildRecord {
   key: string;
+  /**
+   * The id of the build this record describes (its folder in `.dist.builds`). The record is written
+   * after publishing: a build killed in between leaves another build live than the one recorded,
+   * and the next build, seeing them differ, renders everything again.
+   */
+  build?: string;
   /** Every file it wrote, relative to the output folder, sorted. */
   files: string[];
   diagnostics: Diagnostic[];
@@ -56,18 +63,31 @@ export async function readRecord(config: BuildConfig): Promise<BuildRecord | und
   }
 }
 
-export async function writeRecord(config: BuildConfig, record: BuildRecord): Promise<void> {
-  await fs.mkdir(config.cacheDir, { recursive: true });
+/**
+ * Record a published build (what lets the next one carry it over). Written after publishing, so it
+ * never throws: a cache that cannot be written only costs the next build a full render, and the
+ * message saying so is returned (a warning) instead.
+ */
+export async function writeRecord(config: BuildConfig, record: BuildRecord): Promise<string | undefined> {
   const file = recordFile(config);
-  await fs.writeFile(`${file}.${process.pid}.tmp`, JSON.stringify(record));
-  await fs.rename(`${file}.${process.pid}.tmp`, file);
+  try {
+    failPoint('record');
+    await fs.mkdir(config.cacheDir, { recursive: true });
+    await fs.writeFile(`${file}.${process.pid}.tmp`, JSON.stringify(record));
+    await fs.rename(`${file}.${process.pid}.tmp`, file);
+  } catch (err) {
+    await fs.rm(file, { force: true }).catch(() => undefined);
+    return `the build is published, but its record could not be written to ${file} (${(err as Error).message}): the next build renders everything instead of carrying it over`;
+  }
   // Records of output folders not built for a week (temporary folders, tests) are dropped.
-  for (const name of await fs.readdir(config.cacheDir)) {
+  const names = await fs.readdir(config.cacheDir).catch(() => [] as string[]);
+  for (const name of names) {
     if (!name.startsWith('last-build-')) continue;
     const p = path.join(config.cacheDir, name);
     const st = await fs.stat(p).catch(() => undefined);
-    if (st && Date.now() - st.mtimeMs > 7 * 86_400_000) await fs.rm(p, { force: true });
+    if (st?.isFile() && Date.now() - st.mtimeMs > 7 * 86_400_000) await fs.rm(p, { force: true }).catch(() => undefined);
   }
+  return undefined;
 }
 
 /** True when the output folder still holds exactly the files the record lists. */

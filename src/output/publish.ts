@@ -1,11 +1,19 @@
 /**
- * Publishing the output folder safely. The output path (`dist`) is a symlink to one complete
- * build in a sibling folder (`.dist.builds/<id>/`), and a new build is published by renaming a
- * fresh symlink over it: one rename(2), so at every instant the path shows a complete old or a
- * complete new build. The builds folder holds a marker file naming this tool: it is how a later
- * build knows the output is its own to replace, and it sits outside the web root (never served).
+ * Publishing the output folder safely. Each build is one folder in a sibling builds folder,
+ * `.dist.builds/<id>/`, holding its web root (`web/`) and its host files (`host/`). One link in the
+ * builds folder, `.dist.builds/live`, names the live build, and the two paths a host reads go
+ * through it: `dist` → `.dist.builds/live/web` and `dist.host` → `.dist.builds/live/host` (made
+ * once). A new build is published by renaming a fresh `live` link over the old one: one rename(2),
+ * so at every instant the pages and the host rules in place are those of one complete build.
+ * The builds folder holds a marker file naming this tool: it is how a later build knows the output
+ * is its own to replace, and it sits outside the web root (never served).
+ *
+ * Test-only hooks (integration tests, never set in use): `SITE_TEST_PAUSE=<point>` stops the build
+ * at a named point (a kill test's chance), `SITE_TEST_FAIL=<point>` throws there (a failure after
+ * publishing, an unwritable build record).
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { HOST_FILES, hostFolder } from './host-folder.ts';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -20,6 +28,35 @@ const MARKER_TEXT = `${JSON.stringify({ tool: 'companion-site generator', note: 
 export function buildsDir(outDir: string): string {
   const clean = outDir.replace(/[\\/]+$/, '');
   return path.join(path.dirname(clean), `.${path.basename(clean)}.builds`);
+}
+
+/** The link in the builds folder naming the live build (`.dist.builds/live` → `<id>`). */
+export const LIVE = 'live';
+/** A build folder's web root and host files: `dist` and `dist.host` once it is live. */
+export const WEB = 'web';
+export const HOST = 'host';
+
+/** What `dist` (part `web`) or `dist.host` (part `host`) links to: always through the live link. */
+function fixedTarget(outDir: string, part: typeof WEB | typeof HOST): string {
+  const out = path.resolve(outDir);
+  return path.join(buildsDir(out), LIVE, part);
+}
+
+/**
+ * The id (folder name) of the build whose pages and host rules are both in place, or undefined when
+ * there is none or they do not come from one build (an output of the earlier layout, a broken link).
+ */
+export function liveBuild(outDir: string): string | undefined {
+  const out = path.resolve(outDir);
+  try {
+    const web = realpathSync.native(out);
+    const host = realpathSync.native(hostFolder(out));
+    const build = path.dirname(web);
+    if (path.basename(web) !== WEB || host !== path.join(build, HOST) || path.dirname(build) !== realpathSync.native(buildsDir(out))) return undefined;
+    return path.basename(build);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `child` is `parent` or lies inside it (by path, not by string prefix). */
@@ -85,14 +122,27 @@ export function checkOutputPath(outDir: string, precious: Precious): void {
   }
 }
 
-/** What is at the output path now, and whether this tool may replace it. */
-export type OutputState =
+/** What is at `<out>.host` now, and whether this tool may replace it. */
+export type HostState =
   | { kind: 'missing' }
   | { kind: 'empty' }
-  /** Our symlink, pointing at `target` (absolute) in the builds folder. */
-  | { kind: 'ours'; target: string }
-  /** A real folder written by an earlier version of this tool (before the symlink scheme). */
+  /** Our link through the live build (`.dist.builds/live/host`). */
+  | { kind: 'ours' }
+  /** A real folder holding only host files this tool writes (an earlier version wrote it so). */
   | { kind: 'legacy' };
+
+/** What is at the output path (and `<out>.host`) now, and whether this tool may replace them. */
+export type OutputState = (
+  | { kind: 'missing' }
+  | { kind: 'empty' }
+  /**
+   * Our symlink: `linked` when it goes through the live link (the current layout), else straight to
+   * the build folder `target` (the earlier layout). `target`: the live build's folder, if any.
+   */
+  | { kind: 'ours'; target?: string; linked: boolean }
+  /** A real folder written by an earlier version of this tool (before the symlink scheme). */
+  | { kind: 'legacy' }
+) & { host: HostState };
 
 /** Files every complete output of this tool holds (recognises folders written before the marker). */
 const SIGNATURE = ['index.html', '404.html', '_headers', '_redirects', 'sitemap.xml', 'robots.txt', 'manifest.webmanifest'];
@@ -105,26 +155,69 @@ const SIGNATURE = ['index.html', '404.html', '_headers', '_redirects', 'sitemap.
  */
 export function inspectOutput(outDir: string, knownFiles?: readonly string[]): OutputState {
   const out = path.resolve(outDir);
+  const host = inspectHostFolder(out);
   let st;
   try {
     st = lstatSync(out);
   } catch {
-    return { kind: 'missing' };
+    return { kind: 'missing', host };
   }
   const builds = buildsDir(out);
   if (st.isSymbolicLink()) {
     const target = path.resolve(path.dirname(out), readlinkSync(out));
-    if (path.dirname(target) === builds && existsSync(path.join(builds, MARKER))) return { kind: 'ours', target };
+    if (existsSync(path.join(builds, MARKER))) {
+      if (target === fixedTarget(out, WEB)) return { kind: 'ours', target: liveFolder(out), linked: true, host };
+      if (path.dirname(target) === builds) return { kind: 'ours', target, linked: false, host };
+    }
     throw new OutputRefused(`--out ${out} is a symlink to ${target}, which this tool did not make: it will not replace it. Remove the link or choose another output folder.`);
   }
   if (!st.isDirectory()) throw new OutputRefused(`--out ${out} is a file, not a folder: it will not be replaced. Choose another output folder, such as dist.`);
   const names = readdirSync(out);
-  if (names.length === 0) return { kind: 'empty' };
+  if (names.length === 0) return { kind: 'empty', host };
   const signed = SIGNATURE.every((f) => existsSync(path.join(out, f)));
   const recorded = knownFiles !== undefined && knownFiles.length > 0 && knownFiles.every((f) => existsSync(path.join(out, f)));
-  if (signed || recorded) return { kind: 'legacy' };
+  if (signed || recorded) return { kind: 'legacy', host };
   throw new OutputRefused(
     `--out ${out} already holds ${names.length} file(s) or folder(s) that this tool did not write (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}). Nothing was changed. Empty it, remove it, or choose another output folder.`,
+  );
+}
+
+/** The build folder the live link names (absolute), if it names one. */
+function liveFolder(outDir: string): string | undefined {
+  const builds = buildsDir(outDir);
+  try {
+    return path.resolve(builds, readlinkSync(path.join(builds, LIVE)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decide whether `<out>.host` may be replaced, like the output path itself: missing, empty, our
+ * link, or a folder holding only the host files this tool writes. Anything else (a file of the
+ * operator's beside nginx.conf, a folder, a foreign link) throws OutputRefused before anything is touched.
+ */
+export function inspectHostFolder(outDir: string): HostState {
+  const out = path.resolve(outDir);
+  const dir = hostFolder(out);
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return { kind: 'missing' };
+  }
+  if (st.isSymbolicLink()) {
+    const target = path.resolve(path.dirname(dir), readlinkSync(dir));
+    if (target === fixedTarget(out, HOST) && existsSync(path.join(buildsDir(out), MARKER))) return { kind: 'ours' };
+    throw new OutputRefused(`${dir} (the host files beside --out) is a symlink to ${target}, which this tool did not make: it will not replace it. Nothing was changed. Remove the link or choose another output folder.`);
+  }
+  if (!st.isDirectory()) throw new OutputRefused(`${dir} (where the build puts the host files beside --out) is a file: it will not be replaced. Nothing was changed. Move it away or choose another output folder.`);
+  const names = readdirSync(dir);
+  if (names.length === 0) return { kind: 'empty' };
+  const foreign = names.filter((n) => !(HOST_FILES as readonly string[]).includes(n) || !lstatSync(path.join(dir, n)).isFile());
+  if (foreign.length === 0) return { kind: 'legacy' };
+  throw new OutputRefused(
+    `${dir} holds ${foreign.length} file(s) or folder(s) that this tool did not write (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}). Nothing was changed. Every build replaces this folder with its host files (${HOST_FILES.join(', ')}): move your files elsewhere, or choose another output folder.`,
   );
 }
 
@@ -143,7 +236,12 @@ export async function pauseAsync(point: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 60_000));
 }
 
-/** A new, unique build folder's path inside the builds folder (created by the first write). */
+/** Test-only hook: with SITE_TEST_FAIL=<point>, throw at that named point (a failure the tests cannot cause otherwise, e.g. as root). */
+export function failPoint(point: string): void {
+  if (process.env.SITE_TEST_FAIL === point) throw new Error(`failure injected at ${point} (SITE_TEST_FAIL)`);
+}
+
+/** A new, unique build folder's path inside the builds folder (its `web/` is created by the first write). */
 export function newBuildDir(outDir: string): string {
   return path.join(buildsDir(outDir), `${Date.now().toString(36)}-${process.pid}`);
 }
@@ -155,29 +253,54 @@ export function writeMarker(outDir: string): void {
   if (!existsSync(path.join(builds, MARKER))) writeFileSync(path.join(builds, MARKER), MARKER_TEXT);
 }
 
+/** Make `linkPath` a symlink to `target` (relative) with one rename of a fresh link over it. */
+function relink(linkPath: string, target: string, tmpName: string): void {
+  const tmp = path.join(path.dirname(linkPath), tmpName);
+  rmSync(tmp, { force: true });
+  symlinkSync(path.relative(path.dirname(linkPath), target), tmp);
+  renameSync(tmp, linkPath);
+}
+
 /**
- * Make `staging` (a folder from newBuildDir) the output: a relative symlink is made beside the
- * output path and renamed over it. A legacy real folder is first moved into the builds folder,
- * back to back with the rename (synchronous calls: no signal handler or other code runs between).
- * Returns the previous target, if any, for removal.
+ * Make `build` (a folder from newBuildDir, holding `web/` and `host/`) the live build: a fresh
+ * `live` link is renamed over the old one, which switches the pages and the host rules together.
+ * The first time (no output yet, or one of the earlier layout), `dist` and `dist.host` are then made
+ * the fixed links through `live`, in an order that never shows one build's pages with another's
+ * host rules: the old host folder goes aside first, `dist` is linked, then `dist.host` (killed in
+ * between, the next build's restoreInterrupted finishes or undoes it). All synchronous: no signal
+ * handler or other code runs between these steps. Returns what is no longer live, for removal.
  */
-export function swapIn(outDir: string, staging: string, state: OutputState): string | undefined {
+export function swapIn(outDir: string, build: string, state: OutputState): string[] {
   const out = path.resolve(outDir);
-  const link = `${buildsDir(out)}/link-${process.pid}`;
-  rmSync(link, { force: true });
-  symlinkSync(path.relative(path.dirname(out), staging), link);
+  const builds = buildsDir(out);
+  const old: string[] = [];
+  if (state.kind === 'ours' && state.target && state.target !== build) old.push(state.target);
+  const tmp = path.join(builds, `${LIVE}-${process.pid}`);
+  rmSync(tmp, { force: true });
+  symlinkSync(path.basename(build), tmp);
   pausePoint('swap-linked');
-  let previous: string | undefined;
-  if (state.kind === 'ours') previous = state.target;
-  if (state.kind === 'empty') rmdirSync(out);
-  if (state.kind === 'legacy') {
-    previous = path.join(buildsDir(out), `legacy-${process.pid}`);
-    renameSync(out, previous);
-    pausePoint('swap-legacy-moved');
-  }
-  renameSync(link, out);
+  renameSync(tmp, path.join(builds, LIVE));
   pausePoint('swap-renamed');
-  return previous;
+  const host = hostFolder(out);
+  if (state.host.kind === 'empty') rmdirSync(host);
+  if (state.host.kind === 'legacy') {
+    const aside = path.join(builds, `host-old-${process.pid}`);
+    renameSync(host, aside);
+    pausePoint('swap-host-aside');
+    old.push(aside);
+  }
+  if (!(state.kind === 'ours' && state.linked)) {
+    if (state.kind === 'empty') rmdirSync(out);
+    if (state.kind === 'legacy') {
+      const previous = path.join(builds, `legacy-${process.pid}`);
+      renameSync(out, previous);
+      pausePoint('swap-legacy-moved');
+      old.push(previous);
+    }
+    relink(out, fixedTarget(out, WEB), `.${path.basename(out)}.link-${process.pid}`);
+  }
+  if (state.host.kind !== 'ours') relink(host, fixedTarget(out, HOST), `.${path.basename(host)}.link-${process.pid}`);
+  return old;
 }
 
 function alive(pid: number): boolean {
@@ -191,20 +314,34 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Put back an earlier tool's output folder when a build was killed between moving it aside and
- * publishing its link (the two renames of a migration): the output path is never left missing.
+ * Finish or undo a first publish that was killed between its renames (the output paths are never
+ * left missing, and never show one build's pages with another's host rules): an earlier tool's
+ * output folder moved aside is put back; a `<out>.host` moved aside is put back while `dist` still
+ * shows the old build, or replaced by the link through the live build once `dist` does.
  */
 export function restoreInterrupted(outDir: string): void {
   const out = path.resolve(outDir);
-  if (existsSync(out) || lstatExists(out)) return;
+  const builds = buildsDir(out);
   let names: string[];
   try {
-    names = readdirSync(buildsDir(out));
+    names = readdirSync(builds);
   } catch {
     return;
   }
-  const legacy = names.find((n) => /^legacy-\d+$/.test(n) && !alive(Number(n.slice(7))));
-  if (legacy) renameSync(path.join(buildsDir(out), legacy), out);
+  const dead = (prefix: string) => names.find((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)) && !alive(Number(n.slice(prefix.length))));
+  const legacy = dead('legacy-');
+  if (legacy && !lstatExists(out)) renameSync(path.join(builds, legacy), out);
+  const host = hostFolder(out);
+  if (lstatExists(host)) return;
+  let linked = false;
+  try {
+    linked = path.resolve(path.dirname(out), readlinkSync(out)) === fixedTarget(out, WEB);
+  } catch {
+    // not a link
+  }
+  const aside = dead('host-old-');
+  if (linked && existsSync(path.join(builds, LIVE))) relink(host, fixedTarget(out, HOST), `.${path.basename(host)}.link-${process.pid}`);
+  else if (aside) renameSync(path.join(builds, aside), host);
 }
 
 function lstatExists(p: string): boolean {
@@ -225,11 +362,16 @@ function lstatExists(p: string): boolean {
 export function removeLeftovers(outDir: string): void {
   const out = path.resolve(outDir);
   const builds = buildsDir(out);
-  let live: string | undefined;
-  try {
-    live = path.resolve(path.dirname(out), readlinkSync(out));
-  } catch {
-    live = undefined;
+  // Whatever the output paths or the live link show stays (a build folder, or a legacy one aside).
+  const live = new Set<string>();
+  for (const p of [out, hostFolder(out), path.join(builds, LIVE)]) {
+    try {
+      const real = realpathSync.native(p);
+      const inBuilds = path.relative(realpathSync.native(builds), real).split(path.sep)[0]!;
+      live.add(path.join(builds, inBuilds));
+    } catch {
+      // missing or dangling
+    }
   }
   const pidOf = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? NaN);
   let names: string[] = [];
@@ -240,7 +382,7 @@ export function removeLeftovers(outDir: string): void {
   }
   for (const name of names) {
     const p = path.join(builds, name);
-    if (name === MARKER || p === live) continue;
+    if (name === MARKER || name === LIVE || live.has(p)) continue;
     const pid = pidOf(name);
     if (Number.isFinite(pid) && pid !== process.pid && alive(pid)) continue;
     rmSync(p, { recursive: true, force: true });
@@ -254,8 +396,10 @@ export function removeLeftovers(outDir: string): void {
     return;
   }
   for (const name of siblings) {
-    // Also `<out>.host.tmp-*` / `<out>.host.old-*` of a host folder swap that was cut off.
-    const m = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:staging|old|host\\.tmp|host\\.old)-(\\d+)-\\d+$`).exec(name);
+    // Also `<out>.host.tmp-*` / `<out>.host.old-*` of a host folder swap that was cut off, and the
+    // temporary links of a relink (`.<out>.link-<pid>`, `.<out>.host.link-<pid>`).
+    const esc = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const m = new RegExp(`^${esc}\\.(?:staging|old|host\\.tmp|host\\.old)-(\\d+)-\\d+$`).exec(name) ?? new RegExp(`^\\.${esc}(?:\\.host)?\\.link-(\\d+)$`).exec(name);
     if (!m || alive(Number(m[1]))) continue;
     rmSync(path.join(parent, name), { recursive: true, force: true });
   }

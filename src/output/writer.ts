@@ -6,7 +6,8 @@ import { mkdirSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
-import { inspectOutput, newBuildDir, pausePoint, removeLeftovers, swapIn, writeMarker } from './publish.ts';
+import { hostFolder, hostFolderFiles } from './host-folder.ts';
+import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, swapIn, WEB, writeMarker } from './publish.ts';
 
 /** Where rendered files go: the disk with an atomic swap (build) or in place by changes (watch). */
 export interface Writer {
@@ -21,25 +22,33 @@ export interface Writer {
 
 /** Writers with a staging folder not yet published (removed on SIGINT/SIGTERM). */
 const unpublished = new Set<DiskWriter>();
+/** Whether a build of this process has been published (its output is in place). */
+let publishedHere = false;
 
 /**
- * Remove the staging folder of every unfinished build, synchronously (from a signal handler:
+ * Remove the build folder of every unfinished build, synchronously (from a signal handler:
  * the published output is never touched, a swap is never half done since it is synchronous).
+ * Returns whether a build of this process was already published: then the output shows it.
  */
-export function abortUnpublished(): void {
-  for (const w of unpublished) rmSync(w.staging, { recursive: true, force: true });
+export function abortUnpublished(): boolean {
+  for (const w of unpublished) rmSync(w.build, { recursive: true, force: true });
   unpublished.clear();
+  return publishedHere;
 }
 
 /**
- * Writes into a new versioned folder beside the output (`.dist.builds/<id>`) and, on commit,
- * points the output path (a symlink) at it with one rename (output/publish.ts).
+ * Writes into a new versioned folder beside the output (`.dist.builds/<id>/web`, the host files
+ * into `<id>/host`) and, on commit, makes it the live build with one rename (output/publish.ts).
  */
 export class DiskWriter implements Writer {
   files = 0;
   bytes = 0;
-  /** The folder files go to until commit (page workers write into the same one). */
+  /** The build folder (`.dist.builds/<id>`): its `web/` and `host/` are published together. */
+  readonly build: string;
+  /** The folder files go to until commit, the build's web root (page workers write into the same one). */
   readonly staging: string;
+  /** True once this build is the live one: nothing of it may be removed any more. */
+  published = false;
   private readonly dirs = new Set<string>();
   private readonly written = new Set<string>();
 
@@ -53,8 +62,21 @@ export class DiskWriter implements Writer {
     opts: { staging?: string; known?: readonly string[] } = {},
   ) {
     this.known = opts.known;
-    this.staging = opts.staging ?? newBuildDir(outDir);
+    this.build = opts.staging ? path.dirname(opts.staging) : newBuildDir(outDir);
+    this.staging = opts.staging ?? path.join(this.build, WEB);
     if (!opts.staging) unpublished.add(this);
+  }
+
+  /** The build's id (its folder's name), recorded with the build. */
+  get buildId(): string {
+    return path.basename(this.build);
+  }
+
+  /** Write a host file (never served): published with the pages, in `<out>.host`. */
+  writeBeside(file: string, content: string | Uint8Array): void {
+    const target = path.join(this.build, HOST, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
   }
 
   private readonly known?: readonly string[];
@@ -91,10 +113,11 @@ export class DiskWriter implements Writer {
     return [...this.written].sort();
   }
 
-  /** Take the files of the current output as they are (hard links into the staging folder). */
+  /** Take the files of the current output and its host files as they are (hard links into this build). */
   async carry(outDir: string, files: readonly string[]): Promise<void> {
     const { carryOver } = await import('./carry.ts');
     await carryOver(outDir, this.staging, files);
+    await carryOver(hostFolder(outDir), path.join(this.build, HOST), hostFolderFiles(outDir));
     for (const f of files) this.written.add(f);
     this.files += files.length;
   }
@@ -103,17 +126,22 @@ export class DiskWriter implements Writer {
     // Checked again at publish time: the folder may have changed while the build ran.
     const state = inspectOutput(this.outDir, this.known);
     await fs.mkdir(this.staging, { recursive: true });
+    await fs.mkdir(path.join(this.build, HOST), { recursive: true });
     pausePoint('before-swap');
     writeMarker(this.outDir);
-    const previous = swapIn(this.outDir, this.staging, state);
+    const old = swapIn(this.outDir, this.build, state);
     unpublished.delete(this);
-    if (previous) await fs.rm(previous, { recursive: true, force: true });
+    this.published = publishedHere = true;
+    await pauseAsync('published');
+    failPoint('published');
+    for (const p of old) await fs.rm(p, { recursive: true, force: true });
     removeLeftovers(this.outDir);
   }
 
+  /** Drop this build's folder, unless it was published: a live build is never removed. */
   async abort(): Promise<void> {
     unpublished.delete(this);
-    await fs.rm(this.staging, { recursive: true, force: true });
+    if (!this.published) await fs.rm(this.build, { recursive: true, force: true });
   }
 }
 

@@ -31,7 +31,7 @@ async function expectFailure(change: (content: string) => void, ...patterns: Reg
   expect(readFileSync(path.join(goodOut, 'index.html'), 'utf8')).toBe(goodIndex);
   // No unfinished build is left behind: only the live build and the marker beside the output.
   expect(readdirSync(path.dirname(goodOut)).filter((n) => n !== 'dist.host').sort()).toEqual(['.dist.builds', 'dist']); // dist.host: the host files
-  expect(readdirSync(path.join(path.dirname(goodOut), '.dist.builds'))).toHaveLength(2);
+  expect(readdirSync(path.join(path.dirname(goodOut), '.dist.builds'))).toHaveLength(3); // the live build, the live link, the marker
   return result.stderr;
 }
 

@@ -85,6 +85,7 @@ describe('parallel rendering', () => {
     const templates = path.join(project, 'templates');
     cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
     symlinkSync(path.join(ROOT, 'src'), path.join(project, 'src'));
+    symlinkSync(path.join(ROOT, 'client'), path.join(project, 'client'));
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
     edit(templates, 'pages/Post.tsx', 'const post = route.post!;', "const post = route.post!;\n  if (post.slug.startsWith('note-')) throw new Error(`cannot show ${post.slug}`);");
     const bad = await build(out, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1' }, ['--templates', templates]);
@@ -94,6 +95,6 @@ describe('parallel rendering', () => {
     expect(bad.stderr).toMatch(/blog\/note-\d\d\/(en|es)\.md: error \[render\] \/(es\/)?blog\/note-\d\d: cannot show note-\d\d/);
     expect(listFiles(out)).toEqual(before);
     expect(readdirSync(path.dirname(out)).sort()).toEqual(['.dist.builds', 'dist', 'dist.host']); // dist.host: the host files beside the output
-    expect(readdirSync(path.join(path.dirname(out), '.dist.builds'))).toHaveLength(2); // live build and marker: no unfinished build left behind
+    expect(readdirSync(path.join(path.dirname(out), '.dist.builds'))).toHaveLength(3); // live build, its link and the marker: no unfinished build left behind
   });
 });

@@ -1,9 +1,14 @@
 /** Atomic publish: killed at any point, a build leaves a complete old or new output. */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, tmpDir } from '../helpers/site.ts';
+import { shippedOut } from '../helpers/shared.ts';
+import { HOST_FILES } from '../../src/output/host-folder.ts';
+import { hostFiles } from '../../src/output/hosts/index.ts';
+import { HOSTS } from '../../src/output/hosts/names.ts';
+import type { HostRules } from '../../src/output/hosts/rules.ts';
 
 interface Paused {
   /** True once the build said it reached the pause point. */
@@ -94,7 +99,7 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
     expect(r.code, r.stderr).toBe(0);
     expectComplete();
     expect(read(out, 'index.html')).toContain(NEW);
-    expect(readdirSync(path.join(parent, '.dist.builds')).sort()).toHaveLength(2); // the live build and the marker
+    expect(readdirSync(path.join(parent, '.dist.builds')).sort()).toHaveLength(3); // the live build, the live link and the marker
     expect(readdirSync(parent).sort()).toEqual(['.dist.builds', 'dist', 'dist.host']);
   });
 
@@ -107,7 +112,7 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
     const next = await runCli(['build', '--content', content, '--out', legacy, '-q']);
     expect(next.code, next.stderr).toBe(0);
     expect(listFiles(legacy)).toEqual(files);
-    expect(readdirSync(path.join(path.dirname(legacy), '.dist.builds'))).toHaveLength(2);
+    expect(readdirSync(path.join(path.dirname(legacy), '.dist.builds'))).toHaveLength(3);
     rmSync(path.dirname(legacy), { recursive: true, force: true });
   });
 
@@ -116,5 +121,151 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
     expect(r.stdout).toMatch(/^Nothing changed since the last build/);
     expectComplete();
     expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+  });
+});
+
+/**
+ * R-SAFE-12: a kill or failure at any moment of publishing leaves pages and host rules of one build,
+ * the next build notices an interrupted publish, and `<out>.host` is treated like `--out`.
+ */
+describe('[R-SAFE-12] publishing pages and host rules together', () => {
+  const REDIRECTS = 'data/redirects.yaml';
+  /** A fixed modification time (whole seconds: the input key counts it to the nanosecond). */
+  const MTIME = 1_700_000_000;
+  let content: string;
+  let original: string;
+
+  /** The first redirect's target as the host rules say it, and whether the pages agree (one build). */
+  function inPlace(out: string): { ruled: string; agree: boolean } {
+    const rules = JSON.parse(readFileSync(path.join(`${out}.host`, 'rules.json'), 'utf8')) as { redirects: { from: string; to: string }[] };
+    const first = /from: (\/[^,\s]+)/.exec(original)![1]!;
+    const ruled = rules.redirects.find((r) => r.from === first)!.to;
+    return { ruled, agree: read(out, `${first.slice(1)}.html`).includes(`${ruled}"`) };
+  }
+
+  /** Change the first redirect's target: the pages (its stub) and the host rules both change. */
+  function changeRedirect(): void {
+    edit(content, REDIRECTS, /^(- \{ from: \/[^,]+, to: )\/[^ }]+/m, '$1/legal');
+  }
+
+  /** The content exactly as before (bytes and modification time): the input key of the first build. */
+  function restoreRedirect(): void {
+    writeFileSync(path.join(content, REDIRECTS), original);
+    utimesSync(path.join(content, REDIRECTS), MTIME, MTIME);
+  }
+
+  async function firstBuild(): Promise<string> {
+    const out = path.join(tmpDir(), 'dist');
+    restoreRedirect();
+    const r = await runCli(['build', '--content', content, '--out', out, '-q']);
+    expect(r.code, r.stderr).toBe(0);
+    return out;
+  }
+
+  beforeAll(() => {
+    content = copyContent();
+    original = readFileSync(path.join(content, REDIRECTS), 'utf8');
+  });
+
+  it('SIGKILL right after the output is re-linked: pages and host rules of one build, and the next build renders again (R-SAFE-12)', async () => {
+    const out = await firstBuild();
+    const before = inPlace(out);
+    changeRedirect();
+    const r = await buildKilledAt(content, out, 'swap-renamed', 'SIGKILL');
+    expect(r.paused, r.stderr).toBe(true);
+    expect(r.signal).toBe('SIGKILL');
+    // What is in place is the killed build, whole: its stub pages and its host rules.
+    const killed = inPlace(out);
+    expect(killed.agree, `rules say ${killed.ruled}`).toBe(true);
+    expect(killed.ruled).toBe('/legal');
+    // The inputs of the recorded build again: the killed build is live, not the recorded one.
+    restoreRedirect();
+    const next = await runCli(['build', '--content', content, '--out', out]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).not.toMatch(/Nothing changed/);
+    expect(inPlace(out)).toEqual(before);
+  });
+
+  it('Ctrl-C once the new build is published says that it is in place, not that the previous output is untouched (R-SAFE-12)', async () => {
+    const out = await firstBuild();
+    changeRedirect();
+    const r = await buildKilledAt(content, out, 'published', 'SIGINT');
+    expect(r.paused, r.stderr).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.stderr).not.toContain('untouched');
+    expect(r.stderr).toMatch(/after publishing: .*dist shows the new build/);
+    expect(inPlace(out)).toEqual({ ruled: '/legal', agree: true });
+  });
+
+  it('a build record that cannot be written after publishing leaves the new build live and the next build renders again (R-SAFE-12)', async () => {
+    const out = await firstBuild();
+    changeRedirect();
+    const r = await runCli(['build', '--content', content, '--out', out], { SITE_TEST_FAIL: 'record' });
+    expect(existsSync(path.join(out, 'index.html')), 'dist must not dangle').toBe(true);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/warning \[record\].*the build is published, but its record could not be written/);
+    expect(inPlace(out)).toEqual({ ruled: '/legal', agree: true });
+    const next = await runCli(['build', '--content', content, '--out', out]);
+    expect(next.stdout).toMatch(/^Built /);
+  });
+
+  it('a failure after publishing never leaves the output a dangling link, and says what is in place (R-SAFE-12)', async () => {
+    const out = await firstBuild();
+    changeRedirect();
+    const r = await runCli(['build', '--content', content, '--out', out], { SITE_TEST_FAIL: 'published' });
+    expect(existsSync(path.join(out, 'index.html')), 'dist must not dangle').toBe(true);
+    expect(inPlace(out)).toEqual({ ruled: '/legal', agree: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the new build was published to .*dist \(complete, with its host files\) before this failure/);
+  });
+
+  it('refuses a <out>.host holding files the build did not write, like a foreign --out: exit 2, files intact (R-SAFE-12)', async () => {
+    const parent = tmpDir();
+    const out = path.join(parent, 'dist');
+    mkdirSync(`${out}.host`);
+    writeFileSync(path.join(`${out}.host`, 'nginx.conf'), '# my own server block\n');
+    writeFileSync(path.join(`${out}.host`, 'notes.txt'), 'keep me\n');
+    const r = await runCli(['build', '--content', content, '--out', out, '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/dist\.host holds 1 file\(s\) or folder\(s\) that this tool did not write \(notes\.txt\)\. Nothing was changed/);
+    expect(readdirSync(parent).sort()).toEqual(['dist.host']);
+    expect(readFileSync(path.join(`${out}.host`, 'notes.txt'), 'utf8')).toBe('keep me\n');
+    expect(readFileSync(path.join(`${out}.host`, 'nginx.conf'), 'utf8')).toBe('# my own server block\n');
+  });
+
+  it('moves an output of the earlier layout over (real <out>.host); killed in the middle, the next build puts it right (R-SAFE-12)', async () => {
+    const out = await firstBuild();
+    const expected = inPlace(out);
+    // The earlier layout: `dist` links straight to a build folder, `dist.host` is a real folder.
+    const builds = path.join(path.dirname(out), '.dist.builds');
+    const earlier = path.join(builds, 'earlier-99999999');
+    cpSync(out, earlier, { recursive: true, dereference: true });
+    const host = `${out}.host`;
+    const hostCopy = path.join(tmpDir(), 'host');
+    cpSync(host, hostCopy, { recursive: true, dereference: true });
+    rmSync(host);
+    cpSync(hostCopy, host, { recursive: true });
+    rmSync(out);
+    symlinkSync(path.relative(path.dirname(out), earlier), out);
+    rmSync(path.join(builds, 'live'));
+    const r = await buildKilledAt(content, out, 'swap-host-aside', 'SIGKILL');
+    expect(r.paused, r.stderr).toBe(true);
+    // Killed between moving the old host folder aside and linking the output: no host rules of
+    // another build are in place (none are, for a moment), and the pages are still the old ones.
+    expect(existsSync(host)).toBe(false);
+    expect(read(out, 'index.html')).toBeTruthy();
+    const next = await runCli(['build', '--content', content, '--out', out, '-q']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(lstatSync(host).isSymbolicLink()).toBe(true);
+    expect(inPlace(out)).toEqual(expected);
+    expect(readdirSync(builds).sort()).toHaveLength(3); // the live build, the live link, the marker
+  });
+});
+
+describe('[R-SAFE-12] the host files a <out>.host may hold', () => {
+  it('HOST_FILES names every file any host target writes beside the web root (else a folder of the earlier version would be refused)', () => {
+    const rules = JSON.parse(readFileSync(path.join(`${shippedOut()}.host`, 'rules.json'), 'utf8')) as HostRules;
+    const beside = new Set(HOSTS.flatMap((name) => hostFiles(name, rules, '/srv/site/dist').beside.map((f) => f.file)));
+    expect([...beside].filter((f) => !(HOST_FILES as readonly string[]).includes(f))).toEqual([]);
   });
 });
