@@ -3,7 +3,7 @@
  * consent allows; with no provider, events go nowhere (to the console in watch mode). Events that
  * must happen once are deduplicated by key, so nothing is sent twice.
  */
-import type { ClientData } from '../src/api.ts';
+import type { ClientData } from '../templates/client-data.ts';
 
 export type Params = Record<string, string | number | boolean | undefined>;
 export type Sink = (name: string, params: Params) => void;

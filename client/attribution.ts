@@ -1,5 +1,6 @@
 /** Attribution: first and last campaign touch, with expiry after a quiet period. Pure functions. */
 import { cut, wellFormed } from './text.ts';
+import { decodeLabel, nameHash } from './names.ts';
 
 export interface Touch {
   source: string;
@@ -15,7 +16,10 @@ export interface Attribution {
 
 const DAY = 86_400_000;
 
-/** The touch of this visit: utm parameters, else a referrer mapped to a listing site, else none. */
+/**
+ * The touch of this visit: utm parameters, else a referrer mapped to a listing site, else none.
+ * `referrers` maps the hash of a domain to its source label, base64 (client/names.ts).
+ */
 export function currentTouch(url: URL, referrer: string, referrers: Readonly<Record<string, string>>): Touch | undefined {
   const p = url.searchParams;
   const source = p.get('utm_source')?.trim();
@@ -36,8 +40,11 @@ export function currentTouch(url: URL, referrer: string, referrers: Readonly<Rec
     return undefined;
   }
   if (host === url.hostname) return undefined;
-  for (const [suffix, name] of Object.entries(referrers)) {
-    if (host === suffix || host.endsWith(`.${suffix}`)) return { source: name, medium: 'referral' };
+  // The host and each parent domain (a.b.example.com, b.example.com, example.com), most specific first.
+  for (let at = 0; at >= 0; at = host.indexOf('.', at) + 1 || -1) {
+    const encoded = Object.hasOwn(referrers, nameHash(host.slice(at))) ? referrers[nameHash(host.slice(at))] : undefined;
+    const name = encoded === undefined ? undefined : decodeLabel(encoded);
+    if (name) return { source: name, medium: 'referral' };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 /** The booking form: validate in the browser, then hand the request to WhatsApp. Never posts. */
-import type { ClientData } from '../src/api.ts';
+import type { ClientData } from '../templates/client-data.ts';
 import { buildMessage, FIELD_ORDER, whatsappUrl, type BookingFields } from './message.ts';
 import { zonedInstant, zonedToday } from './zoned.ts';
 

@@ -1,5 +1,5 @@
 /** The call to action (card and phone bar): the chosen variant's texts, urgency badge, valued-customer line, dismissal. */
-import type { ClientData } from '../src/api.ts';
+import type { ClientData } from '../templates/client-data.ts';
 import type { Store } from './storage.ts';
 
 export const URGENCY_AFTER = 45_000;

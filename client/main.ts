@@ -3,8 +3,9 @@
  * dialog, smooth scrolling, the saved language, the booking handoff to WhatsApp, the
  * call-to-action variant, consent, attribution and analytics.
  */
-import type { ClientData } from '../src/api.ts';
+import type { ClientData } from '../templates/client-data.ts';
 import { local, session } from './storage.ts';
+import { nameHash } from './names.ts';
 import { keys as storageKeys } from './keys.ts';
 import { initMenu } from './menu.ts';
 import { initCarousel } from './gallery.ts';
@@ -113,7 +114,7 @@ function run(data: ClientData): void {
     initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
 
     // Events: queued until consent allows sending.
-    const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(utmSource));
+    const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(nameHash(utmSource)));
     const fromStealth = session.get(k.fromStealth) === '1';
     const pending = session.get(k.pending);
     const start = () => {

@@ -1,5 +1,5 @@
 /** The one WhatsApp message builder: booking form, floating card and every WhatsApp link. Pure. */
-import type { ClientData } from '../src/api.ts';
+import type { ClientData } from '../templates/client-data.ts';
 import { cut, wellFormed } from './text.ts';
 
 export const MAX_MESSAGE = 1000;

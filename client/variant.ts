@@ -1,4 +1,6 @@
 /** Call-to-action variant, chosen once on load by the spec's four rules in order. Pure. */
+import { nameHash } from './names.ts';
+
 export interface VariantInput {
   utmSource?: string;
   returning: boolean;
@@ -9,7 +11,7 @@ export interface VariantInput {
 }
 
 export function chooseVariant(i: VariantInput): string {
-  if (i.utmSource && i.directActionSources.includes(i.utmSource.toLowerCase())) return 'direct_action';
+  if (i.utmSource && i.directActionSources.includes(nameHash(i.utmSource.toLowerCase()))) return 'direct_action';
   if (i.returning) return 'premium_service';
   if (i.hour >= 20 || i.hour <= 6) return 'personal_connection';
   return i.defaultVariant;

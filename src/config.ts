@@ -1,4 +1,5 @@
 /** Resolve command-line options into one frozen config shared by every command. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, projectRoot } from './project.ts';
 import { HOSTS, type HostName } from './output/hosts/names.ts';
@@ -44,6 +45,15 @@ export interface CliOptions {
   quiet?: boolean;
 }
 
+/**
+ * A site's own templates/ or client/ folder: beside its content folder when it holds `entry` (a site
+ * made with `site init`), else the project's (this site, and content copies anywhere).
+ */
+export function siteFolder(contentDir: string, name: 'templates' | 'client', entry: string): string {
+  const beside = path.join(path.dirname(contentDir), name);
+  return existsSync(path.join(beside, entry)) ? beside : path.join(projectRoot(), name);
+}
+
 export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfig {
   const root = projectRoot();
   const contentDir = path.resolve(cwd, opts.content ?? 'content');
@@ -53,8 +63,8 @@ export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfi
     throw new UsageError(`--base-url must be an absolute http(s) URL such as https://example.com, with no ?query or #fragment, got "${opts.baseUrl}"`);
   if (opts.host !== undefined && !(HOSTS as readonly string[]).includes(opts.host))
     throw new UsageError(`--host must be one of ${HOSTS.join(', ')}, got "${opts.host}"`);
-  const templatesDir = path.resolve(cwd, opts.templates ?? path.join(root, 'templates'));
-  const clientDir = path.resolve(cwd, opts.client ?? path.join(root, 'client'));
+  const templatesDir = path.resolve(cwd, opts.templates ?? siteFolder(contentDir, 'templates', 'index.tsx'));
+  const clientDir = path.resolve(cwd, opts.client ?? siteFolder(contentDir, 'client', 'main.ts'));
   // The output folder is replaced wholesale: never a folder that holds or lies among the sources.
   checkOutputPath(outDir, { projectRoot: root, contentDir, templatesDir, clientDir, cwd });
   return Object.freeze({

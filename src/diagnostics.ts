@@ -12,7 +12,7 @@ export interface Diagnostic {
   file?: string;
   line?: number;
   column?: number;
-  /** Dotted field path inside the file, e.g. `venues[2].phone`. */
+  /** Dotted field path inside the file, e.g. `rooms[2].phone`. */
   field?: string;
   /** A few lines of the source around `line`, for the printer. */
   frame?: string;

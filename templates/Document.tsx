@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
-import { contentSecurityPolicy, type PageContext } from '../src/api.ts';
-import { ClientData, JsonLd } from './components/JsonLd.tsx';
+import { contentSecurityPolicy, jsonForScript } from '../src/api.ts';
+import type { PageContext } from './model/index.ts';
+import { structuredData } from './structured-data.ts';
+import { clientData, clientDataKey } from './client-data.ts';
+import { JsonLd } from './components/JsonLd.tsx';
 import { Header } from './components/Header.tsx';
 import { Footer } from './components/Footer.tsx';
 import { ConsentBanner } from './components/ConsentBanner.tsx';
@@ -39,8 +42,12 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
         {head.alternates.map((a) => (
           <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />
         ))}
-        <meta name="rating" content="adult" />
-        <meta name="RATING" content="RTA-5042-1996-1400-1577-RTA" />
+        {site.config.rtaLabel && (
+          <>
+            <meta name="rating" content="adult" />
+            <meta name="RATING" content={site.config.rtaLabel} />
+          </>
+        )}
         <meta name="theme-color" content={site.config.colors.theme} />
         {!forwarding && (
           <>
@@ -49,13 +56,13 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             <meta property="og:title" content={head.title} />
             {head.description && <meta property="og:description" content={head.description} />}
             {head.canonical && <meta property="og:url" content={head.canonical} />}
-            <meta property="og:image" content={head.ogImage} />
-            <meta property="og:image:alt" content={t('gallery.socialAlt')} />
+            {head.ogImage && <meta property="og:image" content={head.ogImage} />}
+            {head.ogImage && <meta property="og:image:alt" content={t('gallery.socialAlt')} />}
             <meta property="og:locale" content={head.ogLocale} />
             <meta name="twitter:card" content="summary_large_image" />
             <meta name="twitter:title" content={head.title} />
             {head.description && <meta name="twitter:description" content={head.description} />}
-            <meta name="twitter:image" content={head.ogImage} />
+            {head.ogImage && <meta name="twitter:image" content={head.ogImage} />}
             {/* Inlined: one request less before the first paint on a slow phone link (measured in
                 benchmarks/critical-css.js); allowed by its hash in the CSP. Encoded once per build. */}
             <style dangerouslySetInnerHTML={{ __html: ctx.once('stylesheet', () => assets.cssText) }} />
@@ -69,7 +76,7 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             <script src={assets.js} defer />
           </>
         )}
-        {head.jsonLd.map((data, i) => (
+        {structuredData(ctx).map((data, i) => (
           <JsonLd key={i} data={data} />
         ))}
       </head>
@@ -82,7 +89,9 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
           <Header ctx={ctx} />
           {children}
           <Footer ctx={ctx} />
-          <ClientData data={ctx.clientData} />
+          {/* Data for the client script, not executable (the CSP's script-src 'self' holds); one block
+              per language and kind of page (client-data.ts), serialised once and shared by every post. */}
+          <script type="application/json" id="site-data" dangerouslySetInnerHTML={{ __html: ctx.once(clientDataKey(route), () => jsonForScript(clientData(ctx))) }} />
         </body>
       )}
     </html>

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { parseDocument, type Document } from 'yaml';
 
 /** A content file that is missing or unreadable YAML: the command stops (exit 1) naming it. */
-export class ContentFileError extends Error {}
+export class ContentFileError extends Error {
+  override name = 'ContentFileError';
+}
 
 /** Parse `rel` under `contentDir` as an editable YAML document. */
 export function readDoc(contentDir: string, rel: string): Document {

@@ -1,4 +1,6 @@
 /** `site new post <slug>`: a draft post in one or more languages, front matter filled from the schema. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { stringify } from 'yaml';
 import { postSchema } from '../content/schema.ts';
 import { ensureAbsent, readDoc, writeContent } from './content-files.ts';
@@ -13,10 +15,24 @@ export interface NewPostOptions {
   today: string;
 }
 
+/** The author of the newest post already written (new posts are usually by the same hand). */
+function lastAuthor(contentDir: string): string | undefined {
+  const blog = path.join(contentDir, 'blog');
+  let newest: { date: string; author: string } | undefined;
+  for (const slug of existsSync(blog) ? readdirSync(blog) : [])
+    for (const file of existsSync(path.join(blog, slug)) && statSync(path.join(blog, slug)).isDirectory() ? readdirSync(path.join(blog, slug)) : []) {
+      const text = readFileSync(path.join(blog, slug, file), 'utf8');
+      const date = /^date:\s*["']?(\d{4}-\d{2}-\d{2})/m.exec(text)?.[1];
+      const author = /^author:\s*["']?([^"'\n]+)/m.exec(text)?.[1]?.trim();
+      if (date && author && (!newest || date > newest.date)) newest = { date, author };
+    }
+  return newest?.author;
+}
+
 /** Write blog/<slug>/<lang>.md for each language; returns the files written. */
 export function newPost(contentDir: string, slug: string, opts: NewPostOptions): string[] {
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new UsageError(`"${slug}" is not a post slug: lowercase letters, digits and single hyphens, such as barcelona-evenings`);
-  const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; defaultLanguage: string; provider?: { name?: string } };
+  const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; defaultLanguage: string; brand?: string };
   const blog = readDoc(contentDir, 'data/blog.yaml').toJSON() as { categories: string[] };
   const langs = opts.langs?.length ? opts.langs : [site.defaultLanguage];
   for (const l of langs) if (!site.languages.includes(l)) throw new UsageError(`--langs: "${l}" is not one of the site's languages (${site.languages.join(', ')})`);
@@ -31,7 +47,7 @@ export function newPost(contentDir: string, slug: string, opts: NewPostOptions):
     excerpt: 'One or two sentences for the post list and search results.',
     date: opts.today,
     category,
-    author: site.provider?.name ?? 'TODO',
+    author: lastAuthor(contentDir) ?? site.brand ?? 'TODO',
     tags: [],
     // Not published until you set draft: false (`site build --drafts` previews it).
     draft: true,

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { contentSchemas, schemaText, type SchemaFile } from '../content/json-schemas.ts';
+import type { SiteModel } from '../content/model.ts';
 
 /** The first line that tells yaml-language-server (VS Code's YAML extension and others) which schema applies. */
 const MODELINE = /^# yaml-language-server: \$schema=.*\r?\n/;
@@ -36,11 +37,11 @@ export interface SchemasResult {
  * Write every schema under `schemasDir`, add the modeline to every content YAML of `contentDir`,
  * and map the schemas in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
  */
-export function writeSchemas(opts: { projectRoot: string; schemasDir: string; contentDir: string }): SchemasResult {
+export function writeSchemas(opts: { projectRoot: string; schemasDir: string; contentDir: string; model: SiteModel }): SchemasResult {
   const written: string[] = [];
   const linked: string[] = [];
   const mapping: Record<string, string[]> = {};
-  for (const s of contentSchemas()) {
+  for (const s of contentSchemas(opts.model)) {
     const target = path.join(opts.schemasDir, s.file);
     mkdirSync(path.dirname(target), { recursive: true });
     const text = schemaText(s);

@@ -1,5 +1,7 @@
 /** Usage errors (unknown command or option, bad argument): exit code 2, unlike a failed build (1). */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
 
 /** Exit code of a usage error. */
 export const USAGE_EXIT = 2;

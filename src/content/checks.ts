@@ -1,19 +1,11 @@
 /** Stage "check": content warnings the operator needs before visitors notice. */
 import type { Diagnostics } from '../diagnostics.ts';
-import type { Site } from './model.ts';
+import type { Site, SiteModel } from './model.ts';
+import { siteReport } from './load.ts';
 import { UNTRANSLATED } from './untranslated.ts';
 
 /** Longest title search engines show in full (also html-validate's long-title limit). */
 export const TITLE_LIMIT = 70;
-
-/** Add months to a YYYY-MM-DD date (clamped to the month's last day). */
-export function addMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(y, m - 1 + months, 1));
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d, last));
-  return target.toISOString().slice(0, 10);
-}
 
 function valueAtPath(root: unknown, dotted: string): unknown {
   return dotted.split('.').reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[key] : undefined), root);
@@ -46,30 +38,11 @@ export function missingPosts(site: Site): Map<string, string[]> {
 
 const list = (keys: string[], max = 8) => keys.slice(0, max).join(', ') + (keys.length > max ? `, … (${keys.length - max} more)` : '');
 
-/** Report stale time-bound content, samples still in use, missing translations and public admin pages. */
-export function checkContent(site: Site, diags: Diagnostics): void {
-  const due = addMonths(site.health.lastUpdate, site.health.intervalMonths);
-  if (due < site.today) {
-    diags.warn({
-      code: 'stale',
-      file: 'data/health.yaml',
-      field: 'lastUpdate',
-      message: `medical checks are every ${site.health.intervalMonths} months; the last update (${site.health.lastUpdate}) was due again on ${due} (the site no longer shows a next check date): update the date after the next check`,
-    });
-  }
-  for (const city of site.cities) {
-    for (const m of city.timeline) {
-      if (m.due < site.today)
-        diags.warn({
-          code: 'stale',
-          file: 'data/cities.yaml',
-          field: `${city.id}.timeline.${m.id}`,
-          message: `launch milestone "${m.id}" was due ${m.due}, before today (${site.today}): the page leaves it out until the timeline is updated`,
-        });
-    }
-  }
+/** Report the model's content warnings (stale dates), samples still in use, missing translations and public admin pages. */
+export function checkContent(site: Site, model: SiteModel, diags: Diagnostics): void {
+  model.warnings?.(site, siteReport(site, diags));
 
-  const roots = { site: site.config, ...site } as unknown;
+  const roots = { site: site.config, ...site.data } as unknown;
   const inUse = site.config.samples.filter((s) => valueAtPath(roots, s.field) === s.value);
   if (inUse.length)
     diags.warn({
@@ -77,14 +50,6 @@ export function checkContent(site: Site, diags: Diagnostics): void {
       file: 'site.yaml',
       field: 'samples',
       message: `${inUse.length} sample value(s) still in use; replace them before publishing: ${inUse.map((s) => `${s.field} = ${JSON.stringify(s.value)}`).join('; ')}`,
-    });
-  const samples = site.reviews.filter((r) => r.sample);
-  if (samples.length)
-    diags.warn({
-      code: 'sample',
-      file: 'data/reviews.yaml',
-      field: 'sample',
-      message: `${samples.length} sample review(s) (${samples.map((r) => r.id).join(', ')}) are shown labelled as samples and never marked up: replace them with real reviews`,
     });
 
   for (const [lang, keys] of missingTranslations(site))

@@ -4,7 +4,8 @@
  */
 import { lazy, number, record, string, toJSONSchema, union, type ZodType } from 'zod';
 import * as S from './schema.ts';
-import { DATA_FILES } from './load.ts';
+import { dataFiles } from './load.ts';
+import type { SiteModel } from './model.ts';
 
 /** A text table (content/i18n/<lang>.yaml): nested groups of texts. */
 const textTable: ZodType = lazy(() => record(string(), union([string(), number(), textTable])));
@@ -26,13 +27,13 @@ function generate(file: string, describes: string[], title: string, schema: ZodT
 }
 
 /** Every content file's schema, in a stable order. */
-export function contentSchemas(): SchemaFile[] {
+export function contentSchemas(model: SiteModel): SchemaFile[] {
   return [
-    generate('site.schema.json', ['site.yaml'], 'content/site.yaml: identity, languages, contact details, features', S.siteSchema),
+    generate('site.schema.json', ['site.yaml'], 'content/site.yaml: identity, languages, features', S.siteSchemaWith(model.config)),
     generate('pages.schema.json', ['pages.yaml'], "content/pages.yaml: the site's fixed pages", S.pagesSchema),
-    ...Object.values(DATA_FILES).map(([rel, schema]) => {
+    ...dataFiles(model).map(({ file: rel, schema }) => {
       const name = rel.replace(/^data\//, '').replace(/\.yaml$/, '');
-      return generate(`data/${name}.schema.json`, [rel], `content/${rel}`, schema as ZodType);
+      return generate(`data/${name}.schema.json`, [rel], `content/${rel}`, schema);
     }),
     generate('i18n.schema.json', ['i18n/*.yaml'], 'content/i18n/<lang>.yaml: a text table (nested groups of texts, keyed)', textTable),
     generate('post.schema.json', ['blog/*/*.md'], 'Front matter of content/blog/<slug>/<lang>.md', S.postSchema),

@@ -4,18 +4,19 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
 import * as S from './schema.ts';
-import type { Post, Site } from './model.ts';
+import type { ContentRef, LoadedParts, Post, Report, Routing, Site, SiteConfig, SiteModel } from './model.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { validate } from './validate.ts';
 import { flattenTexts } from './texts.ts';
-import { checkReferences } from './references.ts';
 import { readContentText, readContentTextSync } from './read.ts';
-import { collectFacts, unavailableKinds } from './facts.ts';
+import type { Fact } from './facts.ts';
 import { checkMessages } from './message-checks.ts';
 import { takeUntranslated } from './untranslated.ts';
 
 export interface LoadOptions {
   contentDir: string;
+  /** The site's model: its data kinds and checks (an empty model: generic content only). */
+  model: SiteModel;
   /** Overrides site.yaml's baseUrl (`--base-url`). */
   baseUrl?: string;
   /** Include drafts and posts dated after `today`. */
@@ -26,7 +27,7 @@ export interface LoadOptions {
   cache?: ParseCache;
   /**
    * Called when other files have errors but the site's routes can still be worked out (config,
-   * pages, blog, redirects, directories, cities loaded): the build checks references then, so one run
+   * pages, blog, redirects and the data the model makes routes from loaded): the build checks references then, so one run
    * reports them with the schema errors. `site` is partial: only those parts are set.
    */
   onRoutable?: (site: Site) => void;
@@ -46,27 +47,54 @@ function memo<T>(cache: ParseCache | undefined, rel: string, source: string, par
   return value;
 }
 
-/** The data files and their schemas; each must exist. */
-export const DATA_FILES = {
+/** A Report on a loaded site (the build's later stages): fields named by id from the site's data. */
+export function siteReport(site: Site, diags: Diagnostics): Report {
+  const kinds = new Map(Object.entries(site.routing.files ?? {}).map(([kind, file]) => [file, kind]));
+  const dataOf = (file: string) => (file === 'site.yaml' ? site.config : file === 'pages.yaml' ? site.pages : kinds.has(file) ? site.data[kinds.get(file)!] : undefined);
+  return modelReport(diags, site.locate, dataOf);
+}
+
+/** The generator's own data files (a site's model adds its kinds). */
+const CORE_FILES = {
   blog: ['data/blog.yaml', S.blogSchema],
   redirects: ['data/redirects.yaml', S.redirectsSchema],
-  directories: ['data/directories.yaml', S.directoriesSchema],
-  services: ['data/services.yaml', S.servicesSchema],
-  rates: ['data/rates.yaml', S.ratesSchema],
-  booking: ['data/booking.yaml', S.bookingSchema],
-  venues: ['data/venues.yaml', S.venuesSchema],
-  gallery: ['data/gallery.yaml', S.gallerySchema],
-  reviews: ['data/reviews.yaml', S.reviewsSchema],
-  cta: ['data/cta.yaml', S.ctaSchema],
-  cities: ['data/cities.yaml', S.citiesSchema],
-  health: ['data/health.yaml', S.healthSchema],
-  business: ['data/business.yaml', S.businessSchema],
-  legal: ['data/legal.yaml', S.legalSchema],
-  tracking: ['data/tracking.yaml', S.trackingSchema],
 } as const;
 
-type DataKey = keyof typeof DATA_FILES;
-type DataModel = { [K in DataKey]: z.output<(typeof DATA_FILES)[K][1]> };
+/** Every YAML file the site's content is made of: the generator's and the model's, with their schemas. */
+export function dataFiles(model: SiteModel): { key: string; file: string; schema: z.ZodType; unique?: string; core: boolean }[] {
+  return [
+    ...Object.entries(CORE_FILES).map(([key, [file, schema]]) => ({ key, file, schema: schema as z.ZodType, core: true })),
+    ...Object.entries(model.data).map(([key, kind]) => ({ key, file: kind.file, schema: kind.schema as z.ZodType, unique: kind.unique, core: false })),
+  ];
+}
+
+/**
+ * A field path as an editor reads it: list items by their id where they have one
+ * (`athens.timeline.launch`), else by position (`[2].phone`).
+ */
+export function fieldName(data: unknown, path: readonly (string | number)[]): string {
+  let cur = data;
+  let out = '';
+  for (const p of path) {
+    const item = cur && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[p] : undefined;
+    const id = typeof p === 'number' && item && typeof item === 'object' ? ((item as { id?: unknown; slug?: unknown }).id ?? (item as { slug?: unknown }).slug) : undefined;
+    out += typeof id === 'string' ? `.${id}` : typeof p === 'number' ? `[${p}]` : `.${p}`;
+    cur = item;
+  }
+  return out.replace(/^\./, '');
+}
+
+/** A Report for a model's hooks: fills in line, column and a readable field from the parsed files. */
+export function modelReport(diags: Diagnostics, locate: (file: string, p: readonly PropertyKey[]) => { line: number; column: number } | undefined, dataOf: (file: string) => unknown = () => undefined): Report {
+  const at = (ref: ContentRef) => ({
+    file: ref.file,
+    ...(ref.path && { ...locate(ref.file, ref.path), field: fieldName(dataOf(ref.file), ref.path) }),
+  });
+  return {
+    error: (ref, message, code = 'reference') => diags.error({ code, ...at(ref), message }),
+    warn: (ref, message, code = 'content') => diags.warn({ code, ...at(ref), message }),
+  };
+}
 
 function readText(contentDir: string, rel: string, diags: Diagnostics): Promise<string | undefined> {
   return readContentText(path.join(contentDir, rel), rel, diags);
@@ -105,17 +133,22 @@ function listDirSync(dir: string): string[] {
 
 /** Read and validate everything; returns undefined when any error was reported. */
 export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<Site | undefined> {
-  const { contentDir } = opts;
-  const [siteFile, pagesFile, ...data] = await Promise.all([
-    loadYaml(contentDir, 'site.yaml', S.siteSchema, diags, opts.cache),
+  const { contentDir, model } = opts;
+  const kinds = dataFiles(model);
+  const [siteFile, pagesFile, ...loaded] = await Promise.all([
+    loadYaml(contentDir, 'site.yaml', siteSchemaOf(model), diags, opts.cache),
     loadYaml(contentDir, 'pages.yaml', S.pagesSchema, diags, opts.cache),
-    ...Object.values(DATA_FILES).map(([rel, schema]) => loadYaml(contentDir, rel, schema as z.ZodType, diags, opts.cache)),
+    ...kinds.map((k) => loadYaml(contentDir, k.file, k.schema, diags, opts.cache)),
   ]);
-  const model = Object.fromEntries(Object.keys(DATA_FILES).map((k, i) => [k, data[i]?.value])) as DataModel;
-  const files = Object.fromEntries(Object.keys(DATA_FILES).map((k, i) => [k, data[i]?.file])) as Record<
-    DataKey,
-    YamlFile | undefined
-  >;
+  const values: Record<string, unknown> = {};
+  const files = new Map<string, YamlFile>();
+  kinds.forEach((k, i) => {
+    values[k.key] = loaded[i]?.value;
+    if (loaded[i]) files.set(k.file, loaded[i].file);
+  });
+  const blog = values.blog as z.output<typeof S.blogSchema> | undefined;
+  const redirects = values.redirects as z.output<typeof S.redirectsSchema> | undefined;
+  const data = Object.fromEntries(kinds.filter((k) => !k.core).map((k) => [k.key, values[k.key]]));
 
   const config = siteFile?.value;
   const texts: Record<string, Record<string, string>> = {};
@@ -165,25 +198,25 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
     config.baseUrl = config.baseUrl.replace(/\/+$/, '');
   }
 
-  const posts = config && model.blog ? await loadPosts(opts, config.languages, model.blog.categories, diags) : [];
-  crossCheck(model, files, config, pagesFile?.value, pagesFile?.file, diags);
-  const byPath = new Map([...Object.values(files), pagesFile?.file].filter((f): f is YamlFile => !!f).map((f) => [f.file, f]));
-  checkReferences({ ...model, pages: pagesFile?.value, texts, files: byPath }, diags);
-  if (config) {
-    const sources = { rates: model.rates, booking: model.booking, health: model.health, tracking: model.tracking, contact: config.contact };
-    checkMessages({ texts, files: textFiles, defaultLanguage: config.defaultLanguage, facts: collectFacts(sources), unavailable: unavailableKinds(sources) }, diags);
-  }
+  const posts = config && blog ? await loadPosts(opts, config.languages, blog.categories, diags) : [];
+  if (siteFile) files.set('site.yaml', siteFile.file);
+  if (pagesFile) files.set('pages.yaml', pagesFile.file);
+  const locate = (file: string, p: readonly PropertyKey[]) => files.get(file)?.locate(p);
+  const report = modelReport(diags, locate, (file) => files.get(file)?.data);
+  crossCheck(kinds, values, pagesFile?.value, report);
+  const parts: LoadedParts = { config, pages: pagesFile?.value, data, texts };
+  model.check?.(parts, report);
+  const { facts, unavailable } = collectFacts(model, parts);
+  if (config) checkMessages({ texts, files: textFiles, defaultLanguage: config.defaultLanguage, facts: new Map(Object.entries(facts)), kinds: Object.keys(model.facts ?? {}), unavailable }, diags);
 
-  if (diags.hasErrors() && config && pagesFile && model.blog && model.redirects && model.directories && model.cities && siteFile) {
-    const locate = (file: string, p: readonly PropertyKey[]) => (file === 'pages.yaml' ? pagesFile.file : Object.values(files).find((f) => f?.file === file))?.locate(p);
-    const { blog, redirects, directories, cities } = model;
-    opts.onRoutable?.({ config, languages: config.languages, defaultLanguage: config.defaultLanguage, pages: pagesFile.value, posts, blog, redirects, directories, cities, locate } as unknown as Site);
+  // Errors elsewhere, but the routes can be worked out: the build checks them in the same run.
+  const routeKinds = [...(model.entryPages ?? []).map((p) => p.data), ...(model.landings ? [model.landings.data] : [])];
+  if (diags.hasErrors() && config && pagesFile && blog && redirects && routeKinds.every((k) => data[k] !== undefined)) {
+    opts.onRoutable?.({ config, languages: config.languages, defaultLanguage: config.defaultLanguage, pages: pagesFile.value, posts, blog, redirects, data, routing: routingOf(model, config), locate } as unknown as Site);
   }
-  if (diags.hasErrors() || !config || !pagesFile) return undefined;
-  const located = new Map<string, YamlFile>([[siteFile.file.file, siteFile.file], [pagesFile.file.file, pagesFile.file]]);
-  for (const f of Object.values(files)) if (f) located.set(f.file, f);
-  return deepFreeze({
-    locate: (file: string, p: readonly PropertyKey[]) => located.get(file)?.locate(p),
+  if (diags.hasErrors() || !config || !pagesFile || !blog || !redirects) return undefined;
+  const site: Site = deepFreeze({
+    locate,
     config,
     languages: config.languages,
     defaultLanguage: config.defaultLanguage,
@@ -191,9 +224,20 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
     untranslated,
     pages: pagesFile.value,
     posts,
+    blog,
+    redirects,
+    data,
+    facts,
+    routing: routingOf(model, config),
     today: opts.today,
-    ...model,
-  }) as Site;
+  } satisfies Omit<Site, 'socialImage'>);
+  const socialImage = model.socialImage?.(site);
+  return socialImage === undefined ? site : deepFreeze({ ...site, socialImage });
+}
+
+function routingOf(model: SiteModel, config: SiteConfig): Routing {
+  const files = Object.fromEntries(Object.entries(model.data).map(([kind, k]) => [kind, k.file]));
+  return { entryPages: model.entryPages ?? [], landings: model.landings, params: model.pathParams?.(config) ?? {}, files };
 }
 
 /**
@@ -214,62 +258,49 @@ function checkLocale(file: YamlFile, locale: string | undefined, diags: Diagnost
   }
 }
 
-/** Checks between files that no single schema can see. */
-function crossCheck(
-  model: Partial<DataModel>,
-  files: Record<DataKey, YamlFile | undefined>,
-  config: z.output<typeof S.siteSchema> | undefined,
-  pages: z.output<typeof S.pagesSchema> | undefined,
-  pagesFile: YamlFile | undefined,
-  diags: Diagnostics,
-): void {
-  const dup = (list: readonly { id?: string; slug?: string }[] | undefined, file: YamlFile | undefined, key: 'id' | 'slug') => {
-    if (!list || !file) return;
+/** Checks between files that no single schema can see: unique ids in lists, page references. */
+function crossCheck(kinds: ReturnType<typeof dataFiles>, values: Record<string, unknown>, pages: z.output<typeof S.pagesSchema> | undefined, report: Report): void {
+  const unique = (list: unknown, file: string, key: string) => {
+    if (!Array.isArray(list)) return;
     const seen = new Map<string, number>();
-    list.forEach((item, i) => {
-      const v = item[key];
-      if (v === undefined) return;
-      if (seen.has(v)) {
-        diags.error({
-          code: 'duplicate',
-          file: file.file,
-          ...file.locate([i, key]),
-          field: `[${i}].${key}`,
-          message: `duplicate ${key} "${v}" (first used at [${seen.get(v)}])`,
-        });
-      } else seen.set(v, i);
+    list.forEach((item: Record<string, unknown>, i) => {
+      const v = item?.[key];
+      if (typeof v !== 'string') return;
+      if (seen.has(v)) report.error({ file, path: [i, key] }, `duplicate ${key} "${v}" (first used at [${seen.get(v)}])`, 'duplicate');
+      else seen.set(v, i);
     });
   };
-  dup(pages, pagesFile, 'id');
-  dup(model.directories, files.directories, 'slug');
-  dup(model.venues, files.venues, 'id');
-  dup(model.reviews, files.reviews, 'id');
-  dup(model.cities, files.cities, 'id');
-  if (model.cta && files.cta && config && !config.languages.includes(model.cta.messageLanguage))
-    diags.error({ code: 'language', file: files.cta.file, ...files.cta.locate(['messageLanguage']), field: 'messageLanguage', message: `"${model.cta.messageLanguage}" is not one of the site's languages (${config.languages.join(', ')})` });
-  if (model.rates && files.rates) {
-    const tierIds = new Set(model.rates.tiers.map((t) => t.id));
-    model.business?.offers.forEach((offer, i) => {
-      if (!tierIds.has(offer) && files.business)
-        diags.error({
-          code: 'reference',
-          file: files.business.file,
-          ...files.business.locate(['offers', i]),
-          field: `offers[${i}]`,
-          message: `"${offer}" is not a rate tier id in data/rates.yaml (${[...tierIds].join(', ')})`,
-        });
-    });
-  }
-  if (pages && pagesFile) {
+  unique(pages, 'pages.yaml', 'id');
+  for (const k of kinds) if (k.unique) unique(values[k.key], k.file, k.unique);
+  if (pages) {
     const ids = new Set(pages.map((p) => p.id));
     pages.forEach((p, i) => {
       for (const key of ['canonical', 'parent'] as const) {
         const ref = p[key];
-        if (ref && !ids.has(ref))
-          diags.error({ code: 'reference', file: pagesFile.file, ...pagesFile.locate([i, key]), field: `[${i}].${key}`, message: `"${ref}" is not a page id` });
+        if (ref && !ids.has(ref)) report.error({ file: 'pages.yaml', path: [i, key] }, `"${ref}" is not a page id`);
       }
     });
   }
+}
+
+/** The model's facts by reference name (`price:hour`), and the kinds whose source did not load. */
+export function collectFacts(model: SiteModel, parts: LoadedParts): { facts: Record<string, Fact>; unavailable: Set<string> } {
+  const facts: Record<string, Fact> = {};
+  const unavailable = new Set<string>();
+  for (const [kind, collect] of Object.entries(model.facts ?? {})) {
+    const found = collect(parts);
+    if (!found) unavailable.add(kind);
+    else for (const [id, fact] of Object.entries(found)) facts[`${kind}:${id}`] = fact;
+  }
+  return { facts, unavailable };
+}
+
+const siteSchemas = new WeakMap<SiteModel, z.ZodType>();
+/** site.yaml's schema: the generic fields plus the model's (made once per model). */
+function siteSchemaOf(model: SiteModel): typeof S.siteSchema {
+  let schema = siteSchemas.get(model);
+  if (!schema) siteSchemas.set(model, (schema = S.siteSchemaWith(model.config)));
+  return schema as typeof S.siteSchema;
 }
 
 const POST_FILE = /^([a-z]{2,3}(?:-[A-Z]{2})?)\.md$/;

@@ -5,7 +5,7 @@
  */
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
-import { FACT_KINDS, translateReferences, type Fact } from './facts.ts';
+import { translateReferences, type Fact } from './facts.ts';
 import { argumentNames, isPlainText, PARSE_OPTIONS, simpleParts } from './messages.ts';
 import type { YamlFile } from './yaml.ts';
 
@@ -37,6 +37,8 @@ export interface MessageCheckInput {
   files: Readonly<Record<string, YamlFile | undefined>>;
   defaultLanguage: string;
   facts: ReadonlyMap<string, Fact>;
+  /** Every fact kind the site's model declares (`price`, `contact`…). */
+  kinds: readonly string[];
   /** Fact kinds whose data failed to load (already reported): their references are not checked. */
   unavailable?: ReadonlySet<string>;
 }
@@ -44,7 +46,7 @@ export interface MessageCheckInput {
 /** Check every message of every language; errors go to `diags`. */
 export function checkMessages(input: MessageCheckInput, diags: Diagnostics): void {
   const { texts, files, defaultLanguage, facts } = input;
-  const known = Object.keys(FACT_KINDS);
+  const known = input.kinds;
   const argsOf = (lang: string): Map<string, Set<string>> => {
     const out = new Map<string, Set<string>>();
     for (const [key, raw] of Object.entries(texts[lang] ?? {})) {

@@ -1,7 +1,7 @@
 /** Text tables: flattening, lookup through ICU messages, and the missing-key record. */
 import type { TextTree } from './schema.ts';
 import type { Site } from './model.ts';
-import { collectFacts, type Fact } from './facts.ts';
+import type { Fact } from './facts.ts';
 import { createMessages, type MessageArgs, type Messages } from './messages.ts';
 
 /** `{a: {b: 'x'}}` → `{'a.b': 'x'}`; non-string leaves are reported through `bad`. */
@@ -51,7 +51,7 @@ export function siteMessages(site: Site, lang: string): Messages {
   let m = perSite.get(lang);
   if (!m) {
     const table = site.texts[lang] ?? {};
-    m = createMessages(table, table['lang.locale'] ?? lang, factsOf(site), site.business.currency);
+    m = createMessages(table, table['lang.locale'] ?? lang, factsOf(site), site.config.currency);
     perSite.set(lang, m);
   }
   return m;
@@ -62,5 +62,8 @@ const messagesCache = new WeakMap<Site, Map<string, Messages>>();
 
 /** The facts a site's texts may reference. */
 export function factsOf(site: Site): ReadonlyMap<string, Fact> {
-  return collectFacts({ rates: site.rates, booking: site.booking, health: site.health, tracking: site.tracking, contact: site.config.contact });
+  let facts = factsCache.get(site);
+  if (!facts) factsCache.set(site, (facts = new Map(Object.entries(site.facts))));
+  return facts;
 }
+const factsCache = new WeakMap<Site, ReadonlyMap<string, Fact>>();

@@ -1,5 +1,5 @@
 /**
- * Texts written by `site new language|city` before anyone translated them. Such a value starts
+ * Texts written by `site new language` (or a model's `site new <kind>`) before anyone translated them. Such a value starts
  * with the marker and holds the default language's text (or a first draft) after it: pages show
  * that text without the marker, and the build counts the marked keys per language (a warning,
  * so `--strict` fails) until the translator replaces the value.

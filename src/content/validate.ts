@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
 import type { YamlFile } from './yaml.ts';
 
-/** `venues[2].phone` from `['venues', 2, 'phone']`. */
+/** `rooms[2].phone` from `['rooms', 2, 'phone']`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const p of path) out += typeof p === 'number' ? `[${p}]` : `${out ? '.' : ''}${String(p)}`;

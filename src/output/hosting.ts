@@ -44,6 +44,7 @@ export function siteHeaders(site: Site, styleHashes: readonly string[]): [name: 
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()'],
     ['X-Frame-Options', 'DENY'],
-    ['Rating', 'RTA-5042-1996-1400-1577-RTA'],
+    // Adults-only sites (site.yaml rtaLabel): parental filters read the label from this header too.
+    ...(site.config.rtaLabel ? [['Rating', site.config.rtaLabel] as [string, string]] : []),
   ];
 }

@@ -11,7 +11,8 @@ export function manifestFile(site: Site, assets: Assets): OutputFile {
   const manifest = {
     name: site.config.brand,
     short_name: site.config.brand,
-    description: messages.format('page.home.description') ?? '',
+    // The front page's description (its id is the site's: the page at /).
+    description: messages.format(`page.${site.pages.find((p) => p.path === '/')?.id}.description`) ?? '',
     lang: site.defaultLanguage,
     start_url: withBase(basePathOf(site.config.baseUrl), '/'),
     scope: withBase(basePathOf(site.config.baseUrl), '/'),

@@ -1,9 +1,8 @@
 /** What a template receives: one context object per route; templates read nothing else. */
 import type { ReactNode } from 'react';
-import type { Post, Site } from '../content/model.ts';
+import type { ConfigExtension, Post, Site, SiteData } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
-import type { ClientData } from './client-data.ts';
 
 /** A processed image: the fallback `src` plus modern-format sources. */
 export interface ImageAsset {
@@ -40,17 +39,19 @@ export interface Alternate {
 
 /** Everything the document head shows, computed from the route table and texts. */
 export interface HeadData {
+  /** The document title (the page title with the brand, where it fits). */
   title: string;
+  /** The page's own title. */
+  pageTitle: string;
   description: string;
   /** Absolute canonical URL, or undefined for pages that have none (404). */
   canonical?: string;
   alternates: readonly Alternate[];
   robots?: string;
   ogType: 'website' | 'article';
-  ogImage: string;
+  /** Absolute URL of the preview image (the model's socialImage), if there is one. */
+  ogImage?: string;
   ogLocale: string;
-  /** JSON-LD objects, escaped by the Document template. */
-  jsonLd: readonly object[];
   /** Target of a redirect stub or landing page (absolute path). */
   forward?: { target: string; delay: number };
 }
@@ -65,8 +66,8 @@ export interface Format {
   quarter(iso: string): string;
 }
 
-export interface PageContext {
-  site: Site;
+export interface PageContext<D = SiteData, C = ConfigExtension> {
+  site: Site<D, C>;
   route: Route;
   lang: string;
   t: Translate;
@@ -80,10 +81,12 @@ export interface PageContext {
   assets: Assets;
   head: HeadData;
   format: Format;
-  /** Language switcher entries: each language with the path of this page there (or its home). */
+  /** Language switcher entries: each language with the path of this page there (or its front page). */
   languageLinks: readonly { lang: string; href: string; name: string; current: boolean }[];
-  /** Data for the client script, emitted as a JSON block (not executable). */
-  clientData: ClientData;
+  /** The texts of another language (a message written in one language on every page). */
+  textsOf(lang: string): Translate;
+  /** Absolute URL of a content image as published (for structured data and previews). */
+  imageUrl(file: string): string;
   /** A post's markdown body as HTML (raw HTML in it escaped, links filtered: content/markdown.ts). */
   postBody(post: Post): string;
   /**

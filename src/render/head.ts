@@ -4,7 +4,6 @@ import type { Translate } from '../content/texts.ts';
 import { absoluteUrl } from '../routes/paths.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { Alternate, HeadData } from './context.ts';
-import { structuredData } from './jsonld.ts';
 import { TITLE_LIMIT } from '../content/checks.ts';
 
 /** The document title: the page title with the brand, unless that passes what search engines show. */
@@ -57,7 +56,6 @@ export function buildHead(
   t: Translate,
   routes: RouteTable,
   imageUrl: (file: string) => string,
-  imageSize: (file: string) => { width: number; height: number },
 ): HeadData {
   const { title, description } = routeTitle(route, t, routes);
   const base = site.config.baseUrl;
@@ -67,14 +65,14 @@ export function buildHead(
   const fullTitle = route.kind === 'landing' ? title : documentTitle(t, title, site.config.brand);
   return {
     title: fullTitle,
+    pageTitle: title,
     description,
     canonical,
     alternates: alternatesFor(site, route, routes),
     robots,
     ogType: route.kind === 'post' ? 'article' : 'website',
-    ogImage: imageUrl(site.gallery.socialImage.file),
+    ogImage: site.socialImage === undefined ? undefined : imageUrl(site.socialImage),
     ogLocale: t('lang.locale').replace('-', '_'),
-    jsonLd: canonical ? structuredData({ site, route, t, routes, title, description, canonical, imageUrl, imageSize }) : [],
     forward:
       route.kind === 'redirect'
         ? { target: route.target!, delay: 0 }

@@ -6,7 +6,6 @@ import { basePathOf, localize, withBase } from '../routes/paths.ts';
 import type { Route, RouteTable } from '../routes/table.ts';
 import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
-import { clientData, type ClientData } from './client-data.ts';
 import type { TemplateModule } from './templates.ts';
 import { requireCjs } from '../require.ts';
 
@@ -26,27 +25,12 @@ export interface RenderEnv {
 }
 
 const formatCache = new WeakMap<Site, Map<string, Format>>();
-const clientDataCache = new WeakMap<RenderEnv, Map<string, ClientData>>();
-
-/**
- * The client data only depends on the language and what the page is (kind, page, city, landing
- * source): all posts of a language share one frozen object, which the template serialises once.
- */
-function sharedClientData(route: Route, env: RenderEnv, t: Translate): ClientData {
-  let perEnv = clientDataCache.get(env);
-  if (!perEnv) clientDataCache.set(env, (perEnv = new Map()));
-  const key = `${route.lang}\0${route.kind}\0${route.page?.id ?? ''}\0${route.source ?? ''}`;
-  let data = perEnv.get(key);
-  if (!data) perEnv.set(key, (data = Object.freeze(clientData(env.site, route, t))));
-  return data;
-}
-
 function formatFor(site: Site, lang: string, locale: string, t: Translate): Format {
   let perSite = formatCache.get(site);
   if (!perSite) formatCache.set(site, (perSite = new Map()));
   const hit = perSite.get(lang);
   if (hit) return hit;
-  const money = new Intl.NumberFormat(locale, { style: 'currency', currency: site.business.currency, maximumFractionDigits: 0 });
+  const money = new Intl.NumberFormat(locale, { style: 'currency', currency: site.config.currency, maximumFractionDigits: 0 });
   const date = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
   // A blog list shows the same few hundred dates on every page: format each once (Intl costs ~13 µs a call).
   const dates = new Map<string, string>();
@@ -77,17 +61,17 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
   const imageUrl = (file: string) => `${origin}${assets.image(file).src}`;
   const base = basePathOf(site.config.baseUrl);
   const url = (p: string) => withBase(base, p);
-  const built = buildHead(site, route, t, routes, imageUrl, assets.image);
+  const built = buildHead(site, route, t, routes, imageUrl);
   const head = built.forward ? { ...built, forward: { ...built.forward, target: url(built.forward.target) } } : built;
   const alternates = routes.alternates(route);
   const blogBase = site.blog.path;
   const languageLinks = site.languages.map((l) => ({
     lang: l,
-    // The same page in that language where it exists, else that language's home.
+    // The same page in that language where it exists, else that language's front page.
     href: url(
       alternates.get(l) ??
         samePage(route, l, env) ??
-        (route.kind === 'post' ? localize(blogBase, l, site.defaultLanguage) : routes.pagePath('home', l)),
+        (route.kind === 'post' ? localize(blogBase, l, site.defaultLanguage) : localize('/', l, site.defaultLanguage)),
     ),
     name: site.texts[l]?.['lang.name'] ?? l,
     current: l === lang,
@@ -106,8 +90,9 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     head,
     format: formatFor(site, lang, t('lang.locale'), t),
     languageLinks,
-    clientData: sharedClientData(route, env, t),
-    // Root-relative links written in posts (`[booking](/booking)`) move under the base path too.
+    textsOf: (l) => (l === lang ? t : createTranslate(() => undefined, siteMessages(site, l))),
+    imageUrl,
+    // Root-relative links written in posts (`[a page](/page)`) move under the base path too.
     postBody: (post) => (base ? env.postHtml(post).replace(/(<a\s[^>]*?href=")\/(?!\/)/g, `$1${base}/`) : env.postHtml(post)),
     once: (key, render) =>
       piecesOf(env).marker(`${lang}\0${key}`, () => {

@@ -35,13 +35,13 @@ export function resolvePostImage(post: Pick<Post, 'file'>, href: string): { file
   return { file };
 }
 
-/** Languages a path already starts with (`/es/rates` is Spanish already). */
+/** Languages a path already starts with (`/es/prices` is Spanish already). */
 function hasLanguage(p: string, site: Site): boolean {
   return site.languages.some((l) => l !== site.defaultLanguage && (p === `/${l}` || p.startsWith(`/${l}/`)));
 }
 
 /**
- * Where a same-site (`/rates`) or relative (`../other-post`) link of a post goes: the page in the
+ * Where a same-site (`/prices`) or relative (`../other-post`) link of a post goes: the page in the
  * post's language when it exists, else the page as written; an error when neither is a page.
  */
 export function resolvePostLink(post: Post, href: string, relative: boolean, site: Site, routes: Pick<RouteTable, 'byPath'>): { href: string } | { error: string } {

@@ -7,11 +7,13 @@
  * however often templates change (benchmarks/watch.js measures it). React is required from
  * node_modules, the same instance the renderer uses.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ComponentType, ReactNode } from 'react';
 import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
+import type { SiteModel } from '../content/model.ts';
 import { requireCjs } from '../require.ts';
 
 const { build } = requireCjs('esbuild') as typeof import('esbuild');
@@ -34,6 +36,27 @@ type EsbuildError = { errors?: { text: string; location?: { file: string; line: 
 /** Bundle and evaluate the templates; compile and evaluation errors name file and line. */
 export async function loadTemplates(templatesDir: string): Promise<TemplateModule> {
   const entry = path.join(templatesDir, 'index.tsx');
+  return evaluateTemplates({ code: await bundle(entry, templatesDir), entry });
+}
+
+/** Where a site's model lives in its templates folder (optional: without it, generic content only). */
+export const MODEL_ENTRY = path.join('model', 'index.ts');
+
+/**
+ * Bundle and evaluate the site's model (`templates/model/index.ts`, export `model`): its own bundle,
+ * apart from the page templates, so loading content need not wait for them.
+ */
+export async function loadSiteModel(templatesDir: string): Promise<SiteModel> {
+  const entry = path.join(templatesDir, MODEL_ENTRY);
+  if (!existsSync(entry)) return { data: {} };
+  const exports = evaluate(await bundle(entry, templatesDir), entry, 'templates/model/index.ts') as { model?: SiteModel };
+  const model = exports.model;
+  if (!model || typeof model !== 'object' || !model.data || typeof model.data !== 'object')
+    throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/model/index.ts', message: 'must export model (defineModel({ data: {...} }))' }]);
+  return model;
+}
+
+async function bundle(entry: string, templatesDir: string): Promise<string> {
   let code: string;
   try {
     const result = await build({
@@ -66,13 +89,20 @@ export async function loadTemplates(templatesDir: string): Promise<TemplateModul
         : [{ severity: 'error', code: 'template', message: (err as Error).message }],
     );
   }
-  return evaluateTemplates({ code, entry });
+  return code;
 }
 
 /** Evaluate compiled templates (in this thread; page workers call this with the main thread's code). */
 export function evaluateTemplates(compiled: CompiledTemplates): TemplateModule {
-  const { code, entry } = compiled;
-  const module = { exports: {} as Partial<TemplateModule> };
+  const mod = evaluate(compiled.code, compiled.entry, 'templates/index.tsx') as Partial<TemplateModule>;
+  if (typeof mod.Document !== 'function' || !mod.pages || typeof mod.pages !== 'object')
+    throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: 'must export Document (component) and pages (id → component)' }]);
+  return { Document: mod.Document, pages: mod.pages, compiled };
+}
+
+/** Run a CommonJS bundle and return its exports. */
+function evaluate(code: string, entry: string, name: string): unknown {
+  const module = { exports: {} };
   try {
     // The Function constructor, not vm.runInThisContext: Node 20 keeps every vm script alive,
     // while a function's code is collected once nothing refers to it. sourceURL names the file
@@ -85,10 +115,7 @@ export function evaluateTemplates(compiled: CompiledTemplates): TemplateModule {
     ) => void;
     wrapper(module.exports, createRequire(entry), module);
   } catch (err) {
-    throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: `evaluating the templates failed: ${(err as Error).message}` }]);
+    throw new BuildError('templates', [{ severity: 'error', code: 'template', file: name, message: `evaluating ${name} failed: ${(err as Error).message}` }]);
   }
-  const mod = module.exports;
-  if (typeof mod.Document !== 'function' || !mod.pages || typeof mod.pages !== 'object')
-    throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: 'must export Document (component) and pages (id → component)' }]);
-  return { Document: mod.Document, pages: mod.pages, compiled };
+  return module.exports;
 }

@@ -1,12 +1,12 @@
 /** URL and file naming rules (decisions.md): clean URLs, `{path}.html` files, default language at the root. */
 
-/** `/rates` in `es` → `/es/rates`; the default language has no prefix; `/` in `es` → `/es`. */
+/** `/prices` in `es` → `/es/prices`; the default language has no prefix; `/` in `es` → `/es`. */
 export function localize(path: string, lang: string, defaultLanguage: string): string {
   if (lang === defaultLanguage) return path;
   return path === '/' ? `/${lang}` : `/${lang}${path}`;
 }
 
-/** The file a URL path is written to: `/` → `index.html`, `/es/rates` → `es/rates.html`. */
+/** The file a URL path is written to: `/` → `index.html`, `/es/prices` → `es/prices.html`. */
 export function fileForPath(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`;
 }
@@ -22,7 +22,7 @@ export function basePathOf(baseUrl: string): string {
   return new URL(baseUrl).pathname.replace(/\/+$/, '');
 }
 
-/** A site path under the base path: ('/site', '/rates') → '/site/rates'; ('/site', '/') → '/site/'. */
+/** A site path under the base path: ('/site', '/prices') → '/site/prices'; ('/site', '/') → '/site/'. */
 export function withBase(basePath: string, path: string): string {
   if (!basePath) return path;
   return path === '/' ? `${basePath}/` : `${basePath}${path}`;

@@ -4,7 +4,7 @@
  * hreflang are derived from this list, never listed twice.
  */
 import type { Diagnostics } from '../diagnostics.ts';
-import type { City, PageDef, Post, Site } from '../content/model.ts';
+import type { PageDef, Post, Site } from '../content/model.ts';
 import { fileForPath, localize } from './paths.ts';
 
 export type RouteKind = 'page' | 'post' | 'blog' | 'category' | 'not-found' | 'offline' | 'admin' | 'redirect' | 'landing';
@@ -22,13 +22,13 @@ export interface Route {
   template: string;
   /** In the sitemap, with hreflang alternates; false means `noindex`. */
   indexable: boolean;
-  /** Canonical path when it is not the route itself (profile → about, redirect → target). */
+  /** Canonical path when it is not the route itself (a duplicate page → its original, redirect → target). */
   canonical?: string;
   /** Where a redirect stub or landing page forwards to. */
   target?: string;
   page?: PageDef;
-  /** The city a city page is about (data/cities.yaml). */
-  city?: City;
+  /** The data entry a page was made from (the model's entryPages). */
+  entry?: EntryRow;
   post?: Post;
   category?: string;
   /** Directory `source` name of a landing page. */
@@ -37,6 +37,20 @@ export interface Route {
   list?: ListPage;
   /** Human-readable origin, for diagnostics: `pages.yaml[3]`, `blog/x/en.md`. */
   origin: string;
+}
+
+/** An entry of a data list that is a page: its id is the page id. */
+export interface EntryRow {
+  id: string;
+  path: string;
+  [field: string]: unknown;
+}
+
+/** An entry of the model's landings list. */
+interface LandingRow {
+  slug: string;
+  to: string;
+  source: string;
 }
 
 export interface ListPage {
@@ -62,8 +76,15 @@ export interface RouteTable {
   pagePath(id: string, lang: string): string;
 }
 
+/** `/p/{slug}` → `/p/jane`: placeholders the site's model fills (an unknown one is left as written). */
 function interpolatePath(path: string, site: Site): string {
-  return path.replace('{profileSlug}', site.config.provider.profileSlug);
+  return path.includes('{') ? path.replace(/\{([a-zA-Z]+)\}/g, (m, name: string) => site.routing.params[name] ?? m) : path;
+}
+
+/** The rows of data kind `kind` (a list, by the model's declaration). */
+function rowsOf<T>(site: Site, kind: string): readonly T[] {
+  const rows = site.data[kind];
+  return Array.isArray(rows) ? (rows as T[]) : [];
 }
 
 /**
@@ -76,14 +97,20 @@ const reservedUrl = (p: string) => RESERVED_URLS.has(p) || p === '/assets' || p.
 /** Longest file or folder name of an output path, in bytes (NAME_MAX is 255, less `.html` and a temporary suffix). */
 export const MAX_SEGMENT_BYTES = 200;
 
+/** The content file of data kind `kind`, as diagnostics name it (`data/<kind>.yaml` by convention). */
+function fileOf(site: Site, kind: string): string {
+  return site.routing.files?.[kind] ?? `data/${kind}.yaml`;
+}
+
 /** Build every route of the site; problems (duplicates, bad targets, loops) go to `diags`. */
 export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   const { languages, defaultLanguage: def } = site;
   const routes: Route[] = [];
   const pageBase = new Map<string, string>();
   for (const page of site.pages) pageBase.set(page.id, interpolatePath(page.path, site));
-  // Every city of data/cities.yaml is a page (its id the page id), so templates link it like any page.
-  for (const city of site.cities) if (!pageBase.has(city.id)) pageBase.set(city.id, city.path);
+  // Every entry of an entry-page list is a page, its id the page id, so templates link it like any page.
+  const entryLists = site.routing.entryPages.map((e) => ({ ...e, rows: rowsOf<EntryRow>(site, e.data), file: fileOf(site, e.data) }));
+  for (const list of entryLists) for (const row of list.rows) if (!pageBase.has(row.id)) pageBase.set(row.id, row.path);
 
   site.pages.forEach((page, i) => {
     if (page.kind === 'admin' && !site.config.features.admin) return;
@@ -107,13 +134,14 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     }
   });
 
-  site.cities.forEach((city, i) => {
-    const page: PageDef = { id: city.id, path: city.path, template: 'city', kind: 'page' };
-    for (const lang of languages) {
-      const path = localize(city.path, lang, def);
-      routes.push({ kind: 'page', path, file: fileForPath(path), lang, key: `page:${city.id}`, template: 'city', indexable: true, page, city, origin: `data/cities.yaml[${i}] (${city.id})` });
-    }
-  });
+  for (const list of entryLists)
+    list.rows.forEach((entry, i) => {
+      const page: PageDef = { id: entry.id, path: entry.path, template: list.template, kind: 'page' };
+      for (const lang of languages) {
+        const path = localize(entry.path, lang, def);
+        routes.push({ kind: 'page', path, file: fileForPath(path), lang, key: `page:${entry.id}`, template: list.template, indexable: true, page, entry, origin: `${list.file}[${i}] (${entry.id})` });
+      }
+    });
 
   const blogBase = site.blog.path;
   const perPage = site.blog.postsPerPage;
@@ -151,19 +179,23 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     }
   }
 
-  site.directories.forEach((dir, i) => {
-    if (!pagePaths.has(dir.to)) {
-      diags.error({ code: 'reference', file: 'data/directories.yaml', ...site.locate('data/directories.yaml', [i, 'to']), field: `[${i}].to`, message: `target "${dir.to}" of /s/${dir.slug} is not a page of the site (give a page's path in the default language, as in pages.yaml or data/cities.yaml)` });
-      return;
-    }
-    const path = `/s/${dir.slug}`;
-    routes.push({ kind: 'landing', path, file: fileForPath(path), lang: def, key: `landing:${dir.slug}`, template: 'landing', indexable: false, canonical: dir.to, target: dir.to, source: dir.source, origin: `data/directories.yaml[${i}] (${dir.slug})` });
-  });
+  const landings = site.routing.landings;
+  if (landings) {
+    const file = fileOf(site, landings.data);
+    rowsOf<LandingRow>(site, landings.data).forEach((dir, i) => {
+      const path = `${landings.prefix}${dir.slug}`;
+      if (!pagePaths.has(dir.to)) {
+        diags.error({ code: 'reference', file, ...site.locate(file, [i, 'to']), field: `[${i}].to`, message: `target "${dir.to}" of ${path} is not a page of the site (give a page's path in the default language, as in pages.yaml)` });
+        return;
+      }
+      routes.push({ kind: 'landing', path, file: fileForPath(path), lang: def, key: `landing:${dir.slug}`, template: 'landing', indexable: false, canonical: dir.to, target: dir.to, source: dir.source, origin: `${file}[${i}] (${dir.slug})` });
+    });
+  }
 
   // Two routes writing one file is an error naming both sources.
   routes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const byPath = new Map<string, Route>();
-  // `/rates.html` is the file of the page /rates: a host serves that file there, so a route at that URL is never reached.
+  // `/prices.html` is the file of the page /prices: a host serves that file there, so a route at that URL is never reached.
   const fileUrls = new Map(routes.map((r) => [`/${r.file}`, r]));
   /** Where a route's path is written in the content: file, line and field. */
   const place = (r: Route): { file: string; field: string; line?: number; column?: number } => {

@@ -107,7 +107,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     // Rules are read per request: the build rewrites them, and they are small.
     const rules = await readRules(root);
     // A site built under a base path (`--base-url https://example.github.io/site`) is served
-    // under it, as its host will: /site/rates is rates.html, nothing lives outside /site/.
+    // under it, as its host will: /site/prices is prices.html, nothing lives outside /site/.
     const base = rules.basePath;
     if (base && urlPath !== undefined) {
       if (urlPath === base) {

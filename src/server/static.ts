@@ -1,5 +1,5 @@
 /**
- * A production-like static file server for `dist/`: clean URLs (`/rates` → `rates.html`),
+ * A production-like static file server for `dist/`: clean URLs (`/prices` → `prices.html`),
  * per-language 404 pages, correct content types, gzip/brotli as hosts send them, no directory
  * listing, no path (or symlink) that escapes the output folder, and no answer to a foreign `Host`
  * (DNS rebinding). Used by `site serve`, the watch server and the browser tests.

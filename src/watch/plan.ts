@@ -3,12 +3,12 @@
  * - a post `blog/<slug>/<lang>.md`: that post in every language (its hreflang set may change),
  *   and its language's blog list, category pages and admin pages (they list or count posts);
  * - a text table `i18n/<lang>.yaml`: every page of that language, unless a changed key is read
- *   by every language (a language's own name in the switcher, the message language's option
- *   labels in every page's client data): then everything;
+ *   by every language (a language's own name in the switcher, and what the site's model names:
+ *   here the message language's option labels in every page's client data): then everything;
  * - anything else (site.yaml, pages.yaml, data/, images/, templates/, client/): everything.
  */
 import path from 'node:path';
-import type { Site } from '../content/model.ts';
+import type { Site, SiteModel } from '../content/model.ts';
 import type { Route } from '../routes/table.ts';
 
 export type RouteFilter = (route: Route) => boolean;
@@ -18,10 +18,9 @@ export function isContentFile(rel: string): boolean {
   return /^(site|pages)\.yaml$|^(data|i18n)\/[^/]+\.yaml$|^blog\/[^/]+\/[^/]+\.md$|^images\//.test(rel);
 }
 
-/** Keys of `lang`'s table that other languages' pages also read. */
-function sharedKey(key: string, lang: string, site: Site): boolean {
-  if (key === 'lang.name') return true;
-  return lang === site.cta.messageLanguage && (key.startsWith('booking.duration.') || key.startsWith('booking.location.'));
+/** Keys of `lang`'s table that other languages' pages also read (the model names its own). */
+function sharedKey(key: string, lang: string, site: Site, model: SiteModel): boolean {
+  return key === 'lang.name' || Boolean(model.sharedText?.(key, lang, site));
 }
 
 function changedKeys(before: Readonly<Record<string, string>> = {}, after: Readonly<Record<string, string>> = {}): string[] {
@@ -33,7 +32,7 @@ function changedKeys(before: Readonly<Record<string, string>> = {}, after: Reado
  * The routes to render after `changes` (absolute paths), given the site before and after.
  * Undefined means all routes.
  */
-export function affectedRoutes(changes: readonly string[], contentDir: string, before: Site | undefined, after: Site): RouteFilter | undefined {
+export function affectedRoutes(changes: readonly string[], contentDir: string, before: Site | undefined, after: Site, model: SiteModel): RouteFilter | undefined {
   if (!before) return undefined;
   const posts = new Set<string>();
   const listLangs = new Set<string>();
@@ -51,7 +50,7 @@ export function affectedRoutes(changes: readonly string[], contentDir: string, b
     if (table) {
       const lang = table[1]!;
       if (!after.languages.includes(lang)) continue; // a table of a language not built (fr): nothing to do
-      if (changedKeys(before.texts[lang], after.texts[lang]).some((k) => sharedKey(k, lang, after))) return undefined;
+      if (changedKeys(before.texts[lang], after.texts[lang]).some((k) => sharedKey(k, lang, after, model))) return undefined;
       wholeLangs.add(lang);
       continue;
     }

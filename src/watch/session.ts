@@ -51,10 +51,13 @@ export class WatchSession {
     for (const c of changes) {
       if (roots.includes(c)) {
         // A folder was removed and came back (or was replaced): nothing cached from it holds.
-        Object.assign(this.cache, { templates: undefined, bundled: undefined, images: undefined });
+        Object.assign(this.cache, { templates: undefined, model: undefined, bundled: undefined, images: undefined });
         this.site = undefined;
       }
-      if (under(c, this.config.clientDir) || under(c, this.config.templatesDir, 'styles')) this.cache.bundled = undefined;
+      if (under(c, this.config.templatesDir, 'styles')) this.cache.bundled = undefined;
+      // Templates import a client module (client/names.ts): a client change rebuilds both.
+      else if (under(c, this.config.clientDir)) Object.assign(this.cache, { bundled: undefined, templates: undefined });
+      else if (under(c, this.config.templatesDir, 'model')) Object.assign(this.cache, { templates: undefined, model: undefined });
       else if (under(c, this.config.templatesDir)) this.cache.templates = undefined;
       if (under(c, contentDir, 'images')) this.cache.images = undefined;
     }
@@ -68,8 +71,8 @@ export class WatchSession {
       result = await build(this.config, writer, {
         cache: this.cache,
         onRoute,
-        plan: (site, routes) => {
-          const only = changes.length ? affectedRoutes(changes, contentDir, before, site) : undefined;
+        plan: (site, routes, model) => {
+          const only = changes.length ? affectedRoutes(changes, contentDir, before, site, model) : undefined;
           // Files of routes not rendered now stay on disk as they are.
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
           return only;

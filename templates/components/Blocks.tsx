@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import type { PageContext, Venue } from '../../src/api.ts';
+import type { PageContext, Venue } from '../model/index.ts';
+import { cityOf } from '../model/helpers.ts';
 
 /** Page heading block shared by inner pages. */
 export function PageIntro({ title, intro, kicker }: { title: string; intro?: string; kicker?: string }) {
@@ -34,8 +35,8 @@ export function price(ctx: PageContext, amount: number | null, opts: { from?: bo
 }
 
 /** A rate tier of data/rates.yaml by id (references are checked when the content loads). */
-export function tierOf(ctx: PageContext, id: string): PageContext['site']['rates']['tiers'][number] {
-  return ctx.site.rates.tiers.find((t) => t.id === id)!;
+export function tierOf(ctx: PageContext, id: string): PageContext['site']['data']['rates']['tiers'][number] {
+  return ctx.site.data.rates.tiers.find((t) => t.id === id)!;
 }
 
 /**
@@ -52,12 +53,12 @@ export function ServiceRules({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   return (
     <ul className="rules">
-      <li>{t('rules.advance', { hours: site.booking.minAdvanceHours })}</li>
+      <li>{t('rules.advance', { hours: site.data.booking.minAdvanceHours })}</li>
       <li>{t('rules.verification')}</li>
       <li>{t('rules.respect')}</li>
       <li>{t('rules.adults')}</li>
       <li>{t('rules.emergency')}</li>
-      <li>{t('rules.confirmation', { minutes: site.booking.confirmationMinutes })}</li>
+      <li>{t('rules.confirmation', { minutes: site.data.booking.confirmationMinutes })}</li>
     </ul>
   );
 }
@@ -72,7 +73,7 @@ export function Venues({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   return (
     <ul className="cards venues">
-      {site.venues.map((v) => (
+      {site.data.venues.map((v) => (
         <li key={v.id} className="card venue">
           <div className="card-head">
             <h3>{v.name}</h3>
@@ -154,7 +155,7 @@ export function ContactButtons({ ctx, context }: { ctx: PageContext; context: st
 
 /** The booking page; from a city's page with `?city=<id>`, so the form preselects that city. */
 export function bookingHref(ctx: PageContext): string {
-  const city = ctx.route.city;
+  const city = cityOf(ctx.route);
   return city ? `${ctx.link('booking')}?city=${encodeURIComponent(city.id)}` : ctx.link('booking');
 }
 

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 
 /**
  * The consent choice, first layer: Accept and Reject with equal weight, a link to the policy.

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { whatsappHref } from './Blocks.tsx';
 
 /** The close button of the card and the bar: script only (without it there is nothing to remember). */
@@ -34,7 +34,7 @@ function Actions({ ctx, tel, context }: { ctx: PageContext; tel: string; context
  */
 export function CtaCard({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
-  const v = site.cta.variants.find((x) => x.id === site.cta.defaultVariant) ?? site.cta.variants[0]!;
+  const v = site.data.cta.variants.find((x) => x.id === site.data.cta.defaultVariant) ?? site.data.cta.variants[0]!;
   const tel = `tel:${site.config.contact.phone.replace(/\s+/g, '')}`;
   return (
     <>

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 
 /** Brand, tagline, cities, disclaimer, 18+ notice, copyright, contact, social, privacy and legal links. */
 export function Footer({ ctx }: { ctx: PageContext }) {
@@ -20,7 +20,7 @@ function FooterContent({ ctx }: { ctx: PageContext }) {
         <div>
           <h2 className="footer-heading">{t('footer.cities')}</h2>
           <ul className="plain-list">
-            {site.cities.map((c) => (
+            {site.data.cities.map((c) => (
               <li key={c.id}>
                 <a href={ctx.link(c.id)}>{t(`city.${c.id}.name`)}</a>
                 {c.status === 'upcoming' && <span className="muted"> · {t('city.upcoming')}</span>}

@@ -1,4 +1,4 @@
-import type { GalleryImage, PageContext } from '../../src/api.ts';
+import type { GalleryImage, PageContext } from '../model/index.ts';
 import { Picture } from './Picture.tsx';
 
 function Carousel({ ctx, images, id, label, plain }: { ctx: PageContext; images: readonly GalleryImage[]; id: string; label: string; plain?: boolean }) {
@@ -51,7 +51,7 @@ function Carousel({ ctx, images, id, label, plain }: { ctx: PageContext; images:
 /** Large image, arrows, 4-column thumbnails and counter; tabs only for 2+ categories with images. */
 export function Gallery({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
-  const g = site.gallery;
+  const g = site.data.gallery;
   const withImages = g.categories.filter((c) => g.images.some((img) => img.category === c));
   return (
     <>

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { callLabel, displayPhone } from './Blocks.tsx';
 
 const NAV = ['home', 'about', 'rates', 'booking', 'contact'] as const;

@@ -1,4 +1,5 @@
-import { addMonths, type PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
+import { addMonths } from '../model/helpers.ts';
 
 /**
  * The health documentation card and its one dialog. Without JavaScript the card links to the
@@ -6,7 +7,7 @@ import { addMonths, type PageContext } from '../../src/api.ts';
  */
 export function HealthCard({ ctx }: { ctx: PageContext }) {
   const { t, site, format } = ctx;
-  const h = site.health;
+  const h = site.data.health;
   // A check date in the past is never presented as the next one (the build warns that it is due).
   const next = addMonths(h.lastUpdate, h.intervalMonths);
   return (

@@ -1,5 +1,5 @@
 import { preload } from 'react-dom';
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 
 interface Props {
   ctx: PageContext;

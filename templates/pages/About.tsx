@@ -1,11 +1,11 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { PageIntro, Section, NextSteps } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 
 /** About / profile: philosophy, services, clients, languages, standards, health certification. */
 export function About({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
-  const portrait = site.gallery.portraits[0];
+  const portrait = site.data.gallery.portraits[0];
   return (
     <main id="main" tabIndex={-1}>
       <div className="container about-head">
@@ -32,7 +32,7 @@ export function About({ ctx }: { ctx: PageContext }) {
         </ul>
       </Section>
       <Section id="health" title={t('about.health.title')}>
-        <p>{t('about.health.text', { months: site.health.intervalMonths, date: ctx.format.date(site.health.lastUpdate) })}</p>
+        <p>{t('about.health.text', { months: site.data.health.intervalMonths, date: ctx.format.date(site.data.health.lastUpdate) })}</p>
       </Section>
       <div className="container">
         <NextSteps ctx={ctx} rates />

@@ -1,4 +1,6 @@
-import { absoluteUrl, type PageContext } from '../../src/api.ts';
+import { absoluteUrl } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
+import { clientData } from '../client-data.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Admin pages (off by default, public when on): only what the build knows, never secrets. */
@@ -38,7 +40,7 @@ export function Admin({ ctx }: { ctx: PageContext }) {
         )}
         {id === 'lead-magnet' && (
           <ul className="cards">
-            {site.cta.variants.map((v) => (
+            {site.data.cta.variants.map((v) => (
               <li key={v.id} className="card">
                 <h2>
                   <span aria-hidden="true">{v.icon}</span> {v.id}
@@ -46,9 +48,9 @@ export function Admin({ ctx }: { ctx: PageContext }) {
                 <p>{t(`cta.${v.id}.primary`)}</p>
                 <p className="muted">{t(`cta.${v.id}.secondary`)}</p>
                 <ul>
-                  {Object.entries(ctx.clientData.messages.city).map(([city, name]) => (
+                  {Object.entries(clientData(ctx).messages.city).map(([city, name]) => (
                     <li key={city}>
-                      <strong>{city}:</strong> {site.cta.messages.intro[v.id]?.replace('{city}', name)}
+                      <strong>{city}:</strong> {site.data.cta.messages.intro[v.id]?.replace('{city}', name)}
                     </li>
                   ))}
                 </ul>
@@ -85,7 +87,7 @@ export function Admin({ ctx }: { ctx: PageContext }) {
               ))}
             </ol>
             <h2>{t('admin.sources')}</h2>
-            <p>{site.tracking.directorySources.join(', ')}</p>
+            <p>{site.data.tracking.directorySources.join(', ')}</p>
           </>
         )}
       </div>

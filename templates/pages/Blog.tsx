@@ -1,4 +1,5 @@
-import { documentTitle, listPagePath, type PageContext } from '../../src/api.ts';
+import { documentTitle, listPagePath } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Blog list and category pages: filters are links, so they work without JavaScript. */

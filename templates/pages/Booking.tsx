@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import type { ReactNode } from 'react';
 import { ContactButtons, displayPhone, PageIntro, ServiceRules, tierOf, tierPrice } from '../components/Blocks.tsx';
 
@@ -12,9 +12,9 @@ const FORM_TEXTS = ['required', 'invalidEmail', 'invalidPhone', 'tooSoon', 'inva
 export function Booking({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   // Preselected: the first active city; the client switches to ?city=<id> (city pages link so).
-  const chosen = site.cities.find((c) => c.status === 'active') ?? site.cities[0]!;
+  const chosen = site.data.cities.find((c) => c.status === 'active') ?? site.data.cities[0]!;
   // Validation and status texts travel with the form (data-texts), not in every page's site data.
-  const texts = Object.fromEntries(FORM_TEXTS.map((k) => [k, t(`booking.error.${k}`, { hours: site.booking.minAdvanceHours, phone: site.config.contact.phone })]));
+  const texts = Object.fromEntries(FORM_TEXTS.map((k) => [k, t(`booking.error.${k}`, { hours: site.data.booking.minAdvanceHours, phone: site.config.contact.phone })]));
   const zoneLine = (c: typeof chosen) => t('booking.timezone', { city: t(`city.${c.id}.name`), cityId: c.id, zone: c.timezone });
   const field = (id: string, input: ReactNode, hint?: string) => (
     <div className="field" data-field={id}>
@@ -45,11 +45,11 @@ export function Booking({ ctx }: { ctx: PageContext }) {
           <p>{t('booking.noscript.text')}</p>
           <ContactButtons ctx={ctx} context="booking-noscript" />
         </div>
-        <form className="booking-form" data-booking data-js-only method="post" noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
+        <form className="booking-form" data-booking data-js-only method="post" noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.data.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
           {field(
             'city',
             <select id="booking-city" name="city" required defaultValue={chosen.id} aria-describedby="booking-timezone">
-              {site.cities.map((c) => (
+              {site.data.cities.map((c) => (
                 <option key={c.id} value={c.id} data-timezone={c.timezone} data-zone-line={zoneLine(c)}>
                   {t(`city.${c.id}.name`)}
                 </option>
@@ -72,7 +72,7 @@ export function Booking({ ctx }: { ctx: PageContext }) {
               <option value="" disabled>
                 {t('booking.choose')}
               </option>
-              {site.booking.durations.map((d) => (
+              {site.data.booking.durations.map((d) => (
                 <option key={d.id} value={d.id} data-price={tierOf(ctx, d.tier).price ?? ''}>
                   {t(`booking.duration.${d.id}`)} · {tierOf(ctx, d.tier).onRequest ? t('price.onRequest') : tierPrice(ctx, d.tier)}
                 </option>
@@ -85,7 +85,7 @@ export function Booking({ ctx }: { ctx: PageContext }) {
               <option value="" disabled>
                 {t('booking.choose')}
               </option>
-              {site.booking.locations.map((l) => (
+              {site.data.booking.locations.map((l) => (
                 <option key={l} value={l}>
                   {t(`booking.location.${l}`)}
                 </option>

@@ -1,12 +1,13 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
+import { cityOf } from '../model/helpers.ts';
 import { ContactButtons, PageIntro, Section, ServiceRules, NextSteps } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 
 /** City landing page: areas served, or the launch timeline for an upcoming city. */
 export function City({ ctx }: { ctx: PageContext }) {
   const { t, site, route } = ctx;
-  const city = route.city!;
-  const image = city.image ? [...site.gallery.images, ...site.gallery.featured].find((i) => i.id === city.image) : undefined;
+  const city = cityOf(route)!;
+  const image = city.image ? [...site.data.gallery.images, ...site.data.gallery.featured].find((i) => i.id === city.image) : undefined;
   const k = (key: string) => `city.${city.id}.${key}`;
   // A milestone whose date has passed is left out, never shown as upcoming: whether it happened is
   // the operator's to say (the build warns until the timeline is updated).

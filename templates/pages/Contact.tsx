@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { ContactButtons, PageIntro, Section, Venues } from '../components/Blocks.tsx';
 
 /** Contact: WhatsApp, phone, Instagram, availability, areas, 3 steps, venues, privacy. */
@@ -29,7 +29,7 @@ export function Contact({ ctx }: { ctx: PageContext }) {
       </Section>
       <Section id="areas" title={t('contact.areas.title')}>
         <ul className="cards">
-          {site.cities.map((c) => (
+          {site.data.cities.map((c) => (
             <li key={c.id} className="card">
               <h3>
                 <a href={ctx.link(c.id)}>{t(`city.${c.id}.name`)}</a>
@@ -44,7 +44,7 @@ export function Contact({ ctx }: { ctx: PageContext }) {
         <ol className="steps">
           {(['1', '2', '3'] as const).map((n) => (
             <li key={n}>
-              <strong>{t(`contact.process.step${n}.title`)}</strong> {t(`contact.process.step${n}.text`, { minutes: site.booking.confirmationMinutes, hours: site.booking.minAdvanceHours })}
+              <strong>{t(`contact.process.step${n}.title`)}</strong> {t(`contact.process.step${n}.text`, { minutes: site.data.booking.confirmationMinutes, hours: site.data.booking.minAdvanceHours })}
             </li>
           ))}
         </ol>

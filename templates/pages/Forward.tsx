@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 
 /** Redirect stub: the forward script and meta refresh in the head do the work; this is the fallback. */
 export function Redirect({ ctx }: { ctx: PageContext }) {

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { ContactButtons, Section, ServiceRules, tierOf, tierPrice, Venues } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { Gallery } from '../components/Gallery.tsx';
@@ -8,7 +8,7 @@ import { Reviews } from '../components/Reviews.tsx';
 
 export function Home({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
-  const portrait = site.gallery.portraits[0];
+  const portrait = site.data.gallery.portraits[0];
   return (
     <main id="main" tabIndex={-1}>
       <section className="hero" aria-labelledby="hero-title">
@@ -33,7 +33,7 @@ export function Home({ ctx }: { ctx: PageContext }) {
       <Section id="services" title={t('services.title')}>
         <p className="lead">{t('services.intro')}</p>
         <ul className="cards services">
-          {site.services.cards.map((card) => {
+          {site.data.services.cards.map((card) => {
             const tier = tierOf(ctx, card.tier);
             return (
               <li key={card.id} className="card service-card">
@@ -61,7 +61,7 @@ export function Home({ ctx }: { ctx: PageContext }) {
           <div>
             <h3>{t('services.includedTitle')}</h3>
             <ul className="checks">
-              {site.services.included.map((id) => (
+              {site.data.services.included.map((id) => (
                 <li key={id}>{t(`services.included.${id}`)}</li>
               ))}
             </ul>

@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 const SECTIONS = {
@@ -20,7 +20,7 @@ const ITEMS: Readonly<Record<string, readonly string[]>> = {
 export function Legal({ ctx }: { ctx: PageContext }) {
   const { t, site, route } = ctx;
   const id = route.page!.id as keyof typeof SECTIONS;
-  const l = site.legal;
+  const l = site.data.legal;
   const provider = site.config.analytics.provider;
   const processor = provider === 'none' ? undefined : l.processors[provider];
   const vars = {
@@ -31,7 +31,7 @@ export function Legal({ ctx }: { ctx: PageContext }) {
     jurisdiction: l.jurisdiction,
     brand: site.config.brand,
     domain: new URL(site.config.baseUrl).host,
-    days: site.tracking.attributionDays,
+    days: site.data.tracking.attributionDays,
     prefix: site.config.storageKey,
     processor: processor?.name ?? '',
   };

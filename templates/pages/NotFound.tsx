@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Not-found page, one per language; also the offline page the service worker falls back to. */

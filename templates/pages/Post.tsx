@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 
 /** A blog post: back link, author line, body, tags and share links. */
 export function Post({ ctx }: { ctx: PageContext }) {

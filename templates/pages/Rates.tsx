@@ -1,4 +1,4 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { PageIntro, price, Section, ServiceRules, NextSteps, tierPrice } from '../components/Blocks.tsx';
 
 /** Rates: tiers with badges and duration labels, extras, service rules. */
@@ -9,7 +9,7 @@ export function Rates({ ctx }: { ctx: PageContext }) {
       <div className="container">
         <PageIntro title={t('rates.title')} intro={t('rates.intro')} />
         <ul className="cards rates">
-          {site.rates.tiers.map((tier) => (
+          {site.data.rates.tiers.map((tier) => (
             <li key={tier.id} className="card rate" id={`rate-${tier.id}`}>
               <span className="badge">{t(`badge.${tier.badge}`)}</span>
               <h2>{t(`rates.tier.${tier.id}.name`)}</h2>
@@ -24,7 +24,7 @@ export function Rates({ ctx }: { ctx: PageContext }) {
       </div>
       <Section id="extras" title={t('rates.extrasTitle')}>
         <ul className="cards extras">
-          {site.rates.extras.map((x) => (
+          {site.data.rates.extras.map((x) => (
             <li key={x.id} className="card">
               <h3>{t(`rates.extra.${x.id}.name`)}</h3>
               <p className="price">

@@ -1,11 +1,11 @@
-import type { PageContext } from '../../src/api.ts';
+import type { PageContext } from '../model/index.ts';
 import { ContactButtons, PageIntro, Section, NextSteps, tierOf, tierPrice } from '../components/Blocks.tsx';
 
 /** A service page (dinner date, travel companion): what it is, what it includes, its rate. */
 export function Service({ ctx }: { ctx: PageContext }) {
   const { t, site, route } = ctx;
   const id = route.page!.id;
-  const card = site.services.cards.find((c) => c.page === id);
+  const card = site.data.services.cards.find((c) => c.page === id);
   const k = (key: string) => `service.${id}.${key}`;
   return (
     <main id="main" tabIndex={-1}>

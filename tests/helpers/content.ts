@@ -102,7 +102,7 @@ export function shipped(): ShippedContent {
     texts,
     locale,
     money: (amount, lang) =>
-      new Intl.NumberFormat(locale(lang), { style: 'currency', currency: business.currency, maximumFractionDigits: 0 }).format(amount),
+      new Intl.NumberFormat(locale(lang), { style: 'currency', currency: site.currency, maximumFractionDigits: 0 }).format(amount),
     file,
   };
   return cached;

@@ -164,7 +164,7 @@ describe('[R-VIS-6] the build checks every message with file:line', () => {
 
 describe('[R-OPS-1][R-UI-20] a price changed in rates.yaml shows everywhere, formatted per language', () => {
   const rates = loadYaml(SHIPPED_CONTENT, 'data/rates.yaml') as { tiers: { id: string; price: number }[]; extras: { price: number }[] };
-  const currency = (loadYaml(SHIPPED_CONTENT, 'data/business.yaml') as { currency: string }).currency;
+  const currency = (loadYaml(SHIPPED_CONTENT, 'site.yaml') as { currency: string }).currency;
   const defaultTable = readFileSync(path.join(SHIPPED_CONTENT, `i18n/${site.defaultLanguage}.yaml`), 'utf8');
   // A tier the texts reference whose price no other rate shares, so "none the old" is decidable.
   const all = [...rates.tiers, ...rates.extras].map((r) => r.price);

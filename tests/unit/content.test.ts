@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Diagnostics, codeFrame, formatDiagnostic } from '../../src/diagnostics.ts';
 import { parseYaml } from '../../src/content/yaml.ts';
 import { validate } from '../../src/content/validate.ts';
-import { addMonths } from '../../src/content/checks.ts';
+import { addMonths } from '../../templates/model/helpers.ts';
 import { createTranslate, flattenTexts } from '../../src/content/texts.ts';
 import { createMessages } from '../../src/content/messages.ts';
 import { createMarkdown } from '../../src/content/markdown.ts';
@@ -123,7 +123,8 @@ describe('markdown', () => {
 
 describe('[R-OPS-2] city time zones', () => {
   it('accepts every IANA zone the platform knows (three-part names, UTC), refuses others; the same check as `site new city`', async () => {
-    const { citiesSchema, isTimeZone } = await import('../../src/content/schema.ts');
+    const { isTimeZone } = await import('../../src/content/schema.ts');
+    const { citiesSchema } = await import('../../templates/model/schemas.ts');
     const city = (timezone: string) => citiesSchema.safeParse([{ id: 'x', path: '/x', timezone, status: 'active' }]).success;
     for (const zone of ['Europe/Madrid', 'America/Argentina/Buenos_Aires', 'America/Port-au-Prince', 'UTC']) {
       expect(city(zone), zone).toBe(true);

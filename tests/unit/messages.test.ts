@@ -1,14 +1,22 @@
 /** ICU messages: formatting per locale, fact references, the missing-key rule and the per-language cache. */
 import { describe, expect, it } from 'vitest';
-import { collectFacts, translateReferences } from '../../src/content/facts.ts';
+import { translateReferences } from '../../src/content/facts.ts';
+import { collectFacts } from '../../src/content/load.ts';
+import { model } from '../../templates/model/index.ts';
 import { createMessages } from '../../src/content/messages.ts';
 import { createTranslate } from '../../src/content/texts.ts';
 
-const facts = collectFacts({
-  rates: { tiers: [{ id: 'two-hours', price: 1234 }], extras: [] },
-  booking: { minAdvanceHours: 3, confirmationMinutes: 5 },
-  contact: { phone: '+1 555', whatsapp: '+1 555' },
-});
+// The shipped model's facts (templates/model/), from a few data values.
+type Parts = Parameters<typeof collectFacts>[1];
+const facts = new Map(
+  Object.entries(
+    collectFacts(model, {
+      config: { contact: { phone: '+1 555', whatsapp: '+1 555' } },
+      data: { rates: { tiers: [{ id: 'two-hours', price: 1234 }], extras: [] }, booking: { minAdvanceHours: 3, confirmationMinutes: 5 } },
+      texts: {},
+    } as unknown as Parts).facts,
+  ),
+);
 const money = (locale: string, n: number) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(n);
 
 describe('ICU messages', () => {

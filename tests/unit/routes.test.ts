@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { absoluteUrl, fileForPath, localize, pathForFile } from '../../src/routes/paths.ts';
 import { safePath } from '../../src/server/static.ts';
-import { jsonForScript, aggregateRating } from '../../src/render/jsonld.ts';
+import { jsonForScript } from '../../src/render/json-script.ts';
+import { aggregateRating } from '../../templates/structured-data.ts';
 
 describe('paths', () => {
   it('[R-ROUTE-2][R-ROUTE-13] default language at the root, others prefixed; files are {path}.html', () => {

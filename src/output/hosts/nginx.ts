@@ -22,7 +22,7 @@ const dirToken = (d: string) => (/^[A-Za-z0-9/._~-]+$/.test(d) ? d : valueToken(
 
 export const nginx: HostWriter = (rules, { outDir }) => {
   const b = rules.basePath;
-  // Under a base path nginx maps /site/rates to <root>/site/rates.html: the output folder must end
+  // Under a base path nginx maps /site/prices to <root>/site/prices.html: the output folder must end
   // in the base path, and its parent is the root.
   const out = outDir.replace(/[\\/]+$/, '');
   if (b && !out.endsWith(b)) throw new Error(`nginx: with the base path ${b}, build into a folder ending in ${b} (--out <dir>${b}); nginx serves its parent folder as the root`);
@@ -62,7 +62,7 @@ export const nginx: HostWriter = (rules, { outDir }) => {
     '',
     fallback ? `    error_page 404 ${pathToken(fallback.page)};` : '',
     '',
-    '    # Clean URLs (/rates → rates.html), one URL per page (/rates/ → /rates; /rates.html is not',
+    '    # Clean URLs (/prices → prices.html), one URL per page (/prices/ → /prices; /prices.html is not',
     '    # served by its own name), and the not-found page of the path\'s language.',
     `    location = ${b}/ {`,
     `        try_files ${b}/index.html =404;`,

@@ -26,7 +26,7 @@ export interface HostRules {
   /** The path the site lives under, '' at the root, '/site' for https://example.github.io/site. */
   basePath: string;
   redirects: Redirect301[];
-  /** Every clean URL a page file answers (`/rates` → `rates.html`), base path included, sorted. */
+  /** Every clean URL a page file answers (`/prices` → `prices.html`), base path included, sorted. */
   pages: string[];
   /** Most specific first; the last one has prefix `${basePath}/`. */
   notFound: NotFoundRule[];

@@ -3,9 +3,9 @@
  * (the only form with a status-404 route per language; Vercel refuses `routes` next to
  * `cleanUrls`, `trailingSlash`, `redirects` or `headers`, so all of them are routes here), in order:
  * the headers (`continue: true`, a later value replacing an earlier one), every 301 (a `Location`
- * header; Vercel keeps the query string), one URL per page (`/rates.html`, `/rates/` and
- * `/index` answer a 301 to `/rates` and `/`), then `handle: filesystem` (files by their own name),
- * clean URLs (`/rates` → `rates.html`, `check: true` so a missing file falls through), and the
+ * header; Vercel keeps the query string), one URL per page (`/prices.html`, `/prices/` and
+ * `/index` answer a 301 to `/prices` and `/`), then `handle: filesystem` (files by their own name),
+ * clean URLs (`/prices` → `prices.html`, `check: true` so a missing file falls through), and the
  * not-found page of the path's language with status 404 (most specific prefix first).
  */
 import type { HostWriter } from './types.ts';

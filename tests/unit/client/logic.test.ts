@@ -1,6 +1,7 @@
 /** The client's pure logic: variant rules, attribution, message builder, time zones, trackers. */
 import { describe, expect, it, vi } from 'vitest';
 import { chooseVariant } from '../../../client/variant.ts';
+import { encodeLabel, nameHash } from '../../../client/names.ts';
 import { currentTouch, parseAttribution, reference, updateAttribution } from '../../../client/attribution.ts';
 import { buildMessage, MAX_MESSAGE, whatsappUrl } from '../../../client/message.ts';
 import { zonedInstant, zonedToday } from '../../../client/zoned.ts';
@@ -11,7 +12,8 @@ import { wrapIndex } from '../../../client/gallery.ts';
 import { savedLanguageTarget } from '../../../client/language.ts';
 import { watchEngagement } from '../../../client/cta.ts';
 
-const base = { directActionSources: ['girlsmadrid', 'girlsbcn', 'eurogirlsescort'], defaultVariant: 'emotional_exclusive', returning: false, hour: 12 };
+// As the page data carries them: hashes of the utm_source values (client/names.ts).
+const base = { directActionSources: ['girlsmadrid', 'girlsbcn', 'eurogirlsescort'].map(nameHash), defaultVariant: 'emotional_exclusive', returning: false, hour: 12 };
 
 describe('[R-JS-5] call-to-action variant', () => {
   it('applies the four rules in order', () => {
@@ -27,7 +29,8 @@ describe('[R-JS-5] call-to-action variant', () => {
 });
 
 describe('[R-JS-7] attribution', () => {
-  const referrers = { 'eurogirlsescort.com': 'eurogirlsescort', 'slixa.com': 'slixa' };
+  // As the page data carries them: hash of the domain → base64 label (client/names.ts).
+  const referrers = { [nameHash('eurogirlsescort.com')]: encodeLabel('eurogirlsescort'), [nameHash('slixa.com')]: encodeLabel('slixa') };
   const url = (q = '') => new URL(`https://site.example/madrid-vip-escort${q}`);
   it('reads utm parameters, else maps a listing referrer with medium referral', () => {
     expect(currentTouch(url('?utm_source=eros&utm_medium=cpc&utm_campaign=spring&utm_content=banner'), '', referrers)).toEqual({ source: 'eros', medium: 'cpc', campaign: 'spring', content: 'banner' });

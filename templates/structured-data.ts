@@ -1,31 +1,7 @@
 /** Structured data (schema.org JSON-LD), built only from content that the page also shows. */
-import type { Review, Site } from '../content/model.ts';
-import type { Translate } from '../content/texts.ts';
-import type { Route, RouteTable } from '../routes/table.ts';
-import { absoluteUrl, localize } from '../routes/paths.ts';
-
-/** JSON that is safe inside `<script>`: no `<`, `>`, `&` or line separators survive literally. */
-export function jsonForScript(value: unknown): string {
-  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
-    // Frozen objects shared by many pages (the client data of every post of a language) are
-    // serialised once per build instead of once per page.
-    const hit = serialised.get(value);
-    if (hit !== undefined) return hit;
-    const json = escapeJson(value);
-    serialised.set(value, json);
-    return json;
-  }
-  return escapeJson(value);
-}
-
-const serialised = new WeakMap<object, string>();
-
-const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/g;
-
-function escapeJson(value: unknown): string {
-  // One pass over the JSON instead of one per character.
-  return JSON.stringify(value).replace(UNSAFE_IN_SCRIPT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+import { absoluteUrl, localizedPath } from '../src/api.ts';
+import type { PageContext, Review } from './model/index.ts';
+import { cityOf } from './model/helpers.ts';
 
 /** Mean rating to one decimal and the count, from the reviews that may be marked up. */
 export function aggregateRating(reviews: readonly Review[]): { ratingValue: number; reviewCount: number } | undefined {
@@ -36,10 +12,11 @@ export function aggregateRating(reviews: readonly Review[]): { ratingValue: numb
 }
 
 interface Input {
-  site: Site;
-  route: Route;
-  t: Translate;
-  routes: RouteTable;
+  site: PageContext['site'];
+  route: PageContext['route'];
+  t: PageContext['t'];
+  routes: PageContext['routes'];
+  /** The page's own title (without the brand). */
   title: string;
   description: string;
   canonical: string;
@@ -52,10 +29,10 @@ interface Input {
 /** Reviews are marked up only where they are shown: the home page's testimonials. */
 function business(input: Input, withReviews: boolean): object {
   const { site, t, routes, route } = input;
-  const b = site.business;
+  const b = site.data.business;
   const abs = (p: string) => absoluteUrl(site.config.baseUrl, p);
-  const rating = aggregateRating(site.reviews);
-  const real = site.reviews.filter((r) => !r.sample);
+  const rating = aggregateRating(site.data.reviews);
+  const real = site.data.reviews.filter((r) => !r.sample);
   return {
     '@context': 'https://schema.org',
     '@type': b.type,
@@ -64,11 +41,11 @@ function business(input: Input, withReviews: boolean): object {
     description: t('page.home.description'),
     url: abs(routes.pagePath('home', route.lang)),
     telephone: site.config.contact.phone.replace(/\s+/g, ''),
-    image: input.imageUrl(site.gallery.images[0]?.file ?? ''),
+    image: input.imageUrl(site.data.gallery.images[0]?.file ?? ''),
     priceRange: b.priceRange,
-    currenciesAccepted: b.currency,
+    currenciesAccepted: site.config.currency,
     paymentAccepted: b.paymentAccepted.join(', '),
-    areaServed: site.cities.map((c) => ({ '@type': 'City', name: t(`city.${c.id}.name`) })),
+    areaServed: site.data.cities.map((c) => ({ '@type': 'City', name: t(`city.${c.id}.name`) })),
     ...(b.open247 && {
       openingHoursSpecification: {
         '@type': 'OpeningHoursSpecification',
@@ -78,7 +55,7 @@ function business(input: Input, withReviews: boolean): object {
       },
     }),
     makesOffer: b.offers.map((id) => {
-      const tier = site.rates.tiers.find((x) => x.id === id)!;
+      const tier = site.data.rates.tiers.find((x) => x.id === id)!;
       return {
         '@type': 'Offer',
         name: t(`rates.tier.${id}.name`),
@@ -86,7 +63,7 @@ function business(input: Input, withReviews: boolean): object {
         priceSpecification: {
           '@type': 'PriceSpecification',
           price: tier.price,
-          priceCurrency: b.currency,
+          priceCurrency: site.config.currency,
           ...(tier.from && { minPrice: tier.price }),
         },
       };
@@ -111,7 +88,7 @@ function gallery(input: Input): object {
     '@type': 'ImageGallery',
     name: t('gallery.title'),
     url: `${input.canonical}#gallery`,
-    image: site.gallery.images.map((img) => ({
+    image: site.data.gallery.images.map((img) => ({
       '@type': 'ImageObject',
       contentUrl: input.imageUrl(img.file),
       name: t(`gallery.image.${img.id}.title`),
@@ -131,7 +108,7 @@ function breadcrumbs(input: Input): object | undefined {
   if (route.page?.id === 'home') return undefined;
   const abs = (p: string) => absoluteUrl(site.config.baseUrl, p);
   const items: { name: string; item: string }[] = [{ name: t('page.home.title'), item: abs(routes.pagePath('home', route.lang)) }];
-  const blog = localize(site.blog.path, route.lang, site.defaultLanguage);
+  const blog = localizedPath(site.blog.path, route.lang, site.defaultLanguage);
   if (route.kind === 'post' || route.kind === 'category') items.push({ name: t('page.blog.title'), item: abs(blog) });
   const parent = route.page?.parent;
   if (parent) items.push({ name: t(`page.${parent}.title`), item: abs(routes.pagePath(parent, route.lang)) });
@@ -163,14 +140,16 @@ function blogPosting(input: Input): object {
 }
 
 /** The JSON-LD objects of one indexable route. */
-export function structuredData(input: Input): object[] {
-  const { route } = input;
+export function structuredData(ctx: PageContext): object[] {
+  const { route, head } = ctx;
+  if (!head.canonical) return [];
+  const input: Input = { site: ctx.site, route, t: ctx.t, routes: ctx.routes, title: head.pageTitle, description: head.description, canonical: head.canonical, imageUrl: ctx.imageUrl, imageSize: ctx.assets.image };
   if (!route.indexable) return [];
   const out: object[] = [];
   const pageId = route.page?.id;
   // Pages that present the business carry its description (business.yaml pages, every city page);
   // the home page also the gallery and reviews.
-  if (pageId && (route.city || input.site.business.pages.includes(pageId))) out.push(business(input, pageId === 'home'));
+  if (pageId && (cityOf(route) || input.site.data.business.pages.includes(pageId))) out.push(business(input, pageId === 'home'));
   if (pageId === 'home') out.push(gallery(input));
   if (route.kind === 'post') out.push(blogPosting(input));
   const crumbs = breadcrumbs(input);

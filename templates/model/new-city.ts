@@ -4,11 +4,7 @@
  * and marked untranslated.
  */
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { isTimeZone } from '../content/schema.ts';
-import { markUntranslated, UNTRANSLATED } from '../content/untranslated.ts';
-import { readDoc, writeContent } from './content-files.ts';
-import { markAll } from './new-language.ts';
-import { UsageError } from './usage.ts';
+import { fields, markAll, markUntranslated, readDoc, UNTRANSLATED, UsageError, writeContent } from '../../src/api.ts';
 
 export interface NewCityOptions {
   timezone: string;
@@ -32,7 +28,7 @@ function draftFrom(model: YAMLMap, doc: Document, from: string, to: string): YAM
 /** Add city `id` to the content folder; returns the files changed. */
 export function newCity(contentDir: string, id: string, opts: NewCityOptions): string[] {
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) throw new UsageError(`"${id}" is not a city id: lowercase letters, digits and single hyphens, such as barcelona`);
-  if (!isTimeZone(opts.timezone)) throw new UsageError(`--timezone "${opts.timezone}" is not an IANA time zone such as Europe/Madrid`);
+  if (!fields.timeZone().safeParse(opts.timezone).success) throw new UsageError(`--timezone "${opts.timezone}" is not an IANA time zone such as Europe/Madrid`);
   const routePath = opts.path ?? `/${id}`;
   if (!/^\/[a-z0-9][a-z0-9/_-]*$/.test(routePath) || routePath.endsWith('/')) throw new UsageError(`--path "${routePath}" is not a root-relative path such as /barcelona`);
   const status = opts.status ?? 'active';
