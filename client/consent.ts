@@ -22,8 +22,9 @@ export function readConsent(mode: boolean, store: Store, key: string): ConsentSt
 function measure(banner: HTMLElement): void {
   const root = document.documentElement.style;
   const bar = document.querySelector<HTMLElement>('[data-cta-bar]');
-  if (bar) root.setProperty('--cta-bar-h', `${bar.offsetHeight}px`);
-  if (!banner.hidden) root.setProperty('--consent-h', `${banner.offsetHeight}px`);
+  // Whole pixels, rounded up: a fraction of a pixel of the banner must not lie over a focused element.
+  if (bar) root.setProperty('--cta-bar-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  if (!banner.hidden) root.setProperty('--consent-h', `${Math.ceil(banner.getBoundingClientRect().height)}px`);
 }
 
 /**
@@ -52,7 +53,8 @@ function keepFocusClear(banner: HTMLElement): void {
     const r = el.getBoundingClientRect();
     if (r.bottom <= limit) return;
     const top = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-    window.scrollBy({ top: Math.min(r.bottom - limit, r.top - top), behavior: 'instant' });
+    // Whole pixels, rounded up: the page scrolls by whole pixels, and a fraction would stay under.
+    window.scrollBy({ top: Math.ceil(Math.min(r.bottom - limit, r.top - top)), behavior: 'instant' });
   });
 }
 

@@ -30,7 +30,8 @@ async function focusState(page: Page) {
     const fixed = [banner, bar].filter((x): x is HTMLElement => Boolean(x && !x.hidden && x.getClientRects().length && !x.contains(el)));
     const covers = fixed.filter((x) => {
       const o = x.getBoundingClientRect();
-      return o.width > 0 && o.height > 0 && r.left < o.right && r.right > o.left && r.top < o.bottom && r.bottom > o.top;
+      // Less than a pixel of overlap hides nothing.
+      return o.width > 0 && o.height > 0 && r.left < o.right - 1 && r.right > o.left + 1 && r.top < o.bottom - 1 && r.bottom > o.top + 1;
     });
     // An element taller than the space between the sticky header and the fixed bars cannot show
     // whole: its top part must show.
