@@ -8,8 +8,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findRedirect, headersFor, parseHeaders, parseRedirects, rulesFromHost, type HeaderBlock, type RedirectRule } from './rules.ts';
 import { hostFolder } from '../output/host-folder.ts';
+import { HOST, WEB } from '../output/publish.ts';
 import type { HostRules } from '../output/hosts/rules.ts';
-import { allowedHosts, refuseForeignHost, resolveFile, safePath, serveStatic } from './static.ts';
+import { allowedHosts, realRoot, refuseForeignHost, republished, resolveFile, safePath, serveFrom } from './static.ts';
 
 export interface DevServerOptions {
   root: string;
@@ -34,12 +35,22 @@ const RELOAD_PATH = '/__site/reload.js';
 const EVENTS_PATH = '/__site/events';
 
 /**
- * The rules to apply: the host-neutral `<out>.host/rules.json` the build writes for every host
- * target (so serve does 301s, per-language 404s and headers whatever `--host` was), else a
+ * The host folder that goes with the served folder `served` (symlinks resolved) of `root`: the
+ * build's own `host/` when `root` links into a build folder (`dist` → `.dist.builds/<id>/web`), so
+ * pages and rules come from one build however often a build publishes; else `<root>.host`.
+ */
+function hostFolderOf(root: string, served: string): string {
+  const own = path.join(path.dirname(served), HOST);
+  return path.basename(served) === WEB && path.dirname(path.dirname(served)).endsWith('.builds') && existsSync(own) ? own : hostFolder(root);
+}
+
+/**
+ * The rules to apply: the host-neutral `rules.json` in the host folder the build writes for every
+ * host target (so serve does 301s, per-language 404s and headers whatever `--host` was), else a
  * `_redirects` / `_headers` pair in the folder (an output built elsewhere).
  */
-async function readRules(root: string): Promise<{ redirects: RedirectRule[]; headers: HeaderBlock[]; basePath: string }> {
-  const neutral = await fs.readFile(path.join(hostFolder(root), 'rules.json'), 'utf8').catch(() => undefined);
+async function readRules(root: string, hostDir = hostFolder(root)): Promise<{ redirects: RedirectRule[]; headers: HeaderBlock[]; basePath: string }> {
+  const neutral = await fs.readFile(path.join(hostDir, 'rules.json'), 'utf8').catch(() => undefined);
   if (neutral) {
     const rules = JSON.parse(neutral) as HostRules;
     return { ...rulesFromHost(rules), basePath: rules.basePath };
@@ -104,40 +115,59 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(errorPage(error));
       return;
     }
-    // Rules are read per request: the build rewrites them, and they are small.
-    const rules = await readRules(root);
-    // A site built under a base path (`--base-url https://example.github.io/site`) is served
-    // under it, as its host will: /site/prices is prices.html, nothing lives outside /site/.
-    const base = rules.basePath;
-    if (base && urlPath !== undefined) {
-      if (urlPath === base) {
-        res.writeHead(301, { Location: `${base}/` }).end();
-        return;
-      }
-      if (!urlPath.startsWith(`${base}/`)) {
-        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Not found: this site lives under ${base}/`);
-        return;
-      }
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    if (urlPath === undefined) {
+      if (readOnly) res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request');
+      else res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
     }
-    if (urlPath !== undefined) {
-      const exists = (await resolveFile(root, urlPath.slice(base.length) || '/')) !== undefined;
+    // A build may publish into the served folder at any moment: each attempt resolves its link once
+    // and answers from that one build, pages and rules; an answer the switch spoilt is tried again.
+    for (let attempt = 0; ; attempt++) {
+      const served = await realRoot(root);
+      // Rules are read per request: the build rewrites them, and they are small.
+      const rules = await readRules(served, hostFolderOf(root, served));
+      // A site built under a base path (`--base-url https://example.github.io/site`) is served
+      // under it, as its host will: /site/prices is prices.html, nothing lives outside /site/.
+      const base = rules.basePath;
+      if (base) {
+        if (urlPath === base) {
+          res.writeHead(301, { Location: `${base}/` }).end();
+          return;
+        }
+        if (!urlPath.startsWith(`${base}/`)) {
+          res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Not found: this site lives under ${base}/`);
+          return;
+        }
+      }
+      const exists = (await resolveFile(served, urlPath.slice(base.length) || '/')) !== undefined;
       const rule = findRedirect(rules.redirects, urlPath, exists);
       if (rule && rule.status >= 300 && rule.status < 400) {
         const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';
         res.writeHead(rule.status, { Location: rule.to + query, ...headersFor(rules.headers, urlPath) }).end();
         return;
       }
+      if (!readOnly) {
+        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+        return;
+      }
+      const answered = await serveFrom(
+        served,
+        urlPath.slice(base.length) || '/',
+        req,
+        res,
+        {
+          headers: (p) => ({ ...headersFor(rules.headers, base + p), ...(opts.reloadScript ? { 'Cache-Control': 'no-store' } : {}) }),
+          notFound: (p) => {
+            const rule = findRedirect(rules.redirects, base + p, false);
+            return rule?.status === 404 ? rule.to.slice(base.length) : undefined;
+          },
+          transformHtml: inject,
+        },
+        republished(root, served, attempt),
+      );
+      if (answered) return;
     }
-    if (base) req.url = (req.url ?? '/').slice(base.length);
-    await serveStatic(req, res, {
-      root,
-      headers: (p) => ({ ...headersFor(rules.headers, base + p), ...(opts.reloadScript ? { 'Cache-Control': 'no-store' } : {}) }),
-      notFound: (p) => {
-        const rule = findRedirect(rules.redirects, base + p, false);
-        return rule?.status === 404 ? rule.to.slice(base.length) : undefined;
-      },
-      transformHtml: inject,
-    });
   };
 
   const server = createServer((req, res) => {

@@ -48,8 +48,19 @@ export function safePath(rawUrl: string): string | undefined {
 }
 
 /** The served folder with its symlinks resolved (the output path links to the live build). */
-async function realRoot(root: string): Promise<string> {
+export async function realRoot(root: string): Promise<string> {
   return fs.realpath(root).catch(() => root);
+}
+
+/** How often a request is tried again when a build was published into the folder while it ran. */
+const RETRIES = 3;
+
+/**
+ * Whether the folder `root` (a link, as `dist` is) now shows another build than `served`, its target
+ * when the request started: undefined once the request has been tried RETRIES times.
+ */
+export function republished(root: string, served: string, attempt: number): (() => Promise<boolean>) | undefined {
+  return attempt < RETRIES ? async () => (await realRoot(root)) !== served : undefined;
 }
 
 /** A regular file whose real path (symlinks followed) lies inside the served folder. */
@@ -99,9 +110,13 @@ export interface StaticServerOptions {
   notFound?: (urlPath: string) => string | undefined;
 }
 
-/** Handle one request; exported so other servers can compose it. */
+/**
+ * Handle one request; exported so other servers can compose it. A build may publish into the
+ * served folder at any moment (its link switches to another build and the previous one is
+ * removed), so each attempt resolves the link once and serves from that build only; an answer the
+ * switch spoilt (not found, or a file gone while read) is tried again on the new build.
+ */
 export async function serveStatic(req: IncomingMessage, res: ServerResponse, opts: StaticServerOptions): Promise<void> {
-  const root = path.resolve(opts.root);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -111,20 +126,47 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
     res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request');
     return;
   }
+  const root = path.resolve(opts.root);
+  for (let attempt = 0; ; attempt++) {
+    const served = await realRoot(root);
+    if (await serveFrom(served, urlPath, req, res, opts, republished(root, served, attempt))) return;
+  }
+}
+
+/**
+ * Answer `urlPath` from the folder `root` (symlinks already resolved). Before answering 404, or
+ * when a file vanishes while it is read, `stale` is asked whether the served folder has changed
+ * since: then nothing is sent and false returned (the caller tries again). True once answered.
+ */
+export async function serveFrom(
+  root: string,
+  urlPath: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: Omit<StaticServerOptions, 'root'>,
+  stale?: () => Promise<boolean>,
+): Promise<boolean> {
   let file = await resolveFile(root, urlPath);
   let status = 200;
   if (!file) {
+    if (await stale?.()) return false;
     const ruled = opts.notFound?.(urlPath);
     file = ruled ? path.join(root, ruled) : undefined;
     if (!file || !file.startsWith(root + path.sep) || !(await isFile(file, root))) file = await notFoundFile(root, urlPath);
     status = 404;
     if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
-      return;
+      return true;
     }
   }
   const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-  let body: Buffer | string = await fs.readFile(file);
+  let body: Buffer | string;
+  try {
+    body = await fs.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await stale?.())) return false;
+    throw err;
+  }
   if (type.startsWith('text/html') && opts.transformHtml) body = opts.transformHtml(body.toString('utf8'));
   const headers: Record<string, string> = { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', ...opts.headers?.(urlPath, file) };
   let bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -139,6 +181,7 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
   headers['Content-Length'] = String(bytes.byteLength);
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : bytes);
+  return true;
 }
 
 /** Text types hosts compress (HTML, CSS, JS, JSON, XML, SVG, text, web manifest); images are already compressed. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer } from '../../src/server/dev.ts';
 import { startStaticServer } from '../../src/server/static.ts';
 import { EPOCH, ROOT, tmpDir } from '../helpers/site.ts';
+import { DiskWriter } from '../../src/output/writer.ts';
 
 interface Reply {
   status: number;
@@ -133,5 +134,46 @@ describe('[R-SAFE-6][R-BUILD-8] local servers', () => {
         await exited;
       }
     }
+  });
+});
+
+describe('[R-SAFE-12][R-BUILD-8] site serve while builds are published into its folder', () => {
+  it('answers every existing page (never 404) while builds publish into the served folder in a loop', async () => {
+    const out = path.join(tmpDir(), 'dist');
+    const pages = ['index', 'rates', 'about', 'es/rates', 'blog/page/2'];
+    /** Publish a small build into `out` as `site build` does (its writer, its one-rename swap). */
+    const publish = async (n: number) => {
+      const writer = new DiskWriter(out);
+      for (const p of pages) await writer.write(`${p}.html`, `<!doctype html><p>${p} of build ${n}</p>`);
+      await writer.write('404.html', '<!doctype html><p>not found</p>');
+      writer.writeBeside('notes.txt', `build ${n}`);
+      await writer.commit();
+    };
+    await publish(0);
+    const server = await startDevServer({ root: out, port: 0 });
+    let builds = 0;
+    let stop = false;
+    const publishing = (async () => {
+      while (!stop) await publish(++builds);
+    })();
+    const wrong: string[] = [];
+    let requests = 0;
+    try {
+      // Until enough builds went by (each one removes the build before it), or 8 s on a busy machine.
+      const until = Date.now() + 8000;
+      while (builds < 60 && Date.now() < until) {
+        const replies = await Promise.all(pages.map((p) => get(server.url, p === 'index' ? '/' : `/${p}`)));
+        replies.forEach((r, i) => {
+          requests++;
+          if (r.status !== 200 || !r.body.toString().includes(`${pages[i]} of build`)) wrong.push(`${pages[i]}: ${r.status} ${r.body.toString().slice(0, 60)}`);
+        });
+      }
+    } finally {
+      stop = true;
+      await publishing;
+      await server.close();
+    }
+    expect(wrong.slice(0, 5), `${wrong.length} of ${requests} requests failed during ${builds} builds`).toEqual([]);
+    expect(builds).toBeGreaterThanOrEqual(10);
   });
 });
