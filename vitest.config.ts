@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -12,6 +13,8 @@ const tier = (name: string, globalSetup: string[] = []) => ({
 });
 
 export default defineConfig({
+  // Templates import the generator's public module by name (src/render/templates.ts API_MODULE).
+  resolve: { alias: { '@site/api': fileURLToPath(new URL('./src/api.ts', import.meta.url)) } },
   test: {
     // Timeouts are a safety net for a stuck process, not a speed check: a busy machine may be 10x
     // slower. The 10 s budget per test is measured and reported (tests/setup/timing-reporter.ts).

@@ -6,15 +6,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
-import { loadSite } from './content/load.ts';
+import { loadSite, siteReport } from './content/load.ts';
 import { checkContent } from './content/checks.ts';
-import type { Site } from './content/model.ts';
+import type { Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
 import { processImages, usedKey, type ProcessedImages } from './assets/images.ts';
 import { checkPostRefs } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
-import { loadTemplates, type TemplateModule } from './render/templates.ts';
+import { loadSiteModel, loadTemplates, type TemplateModule } from './render/templates.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
@@ -42,6 +42,8 @@ export type { BuildStats } from './stats.ts';
 export interface BuildCache {
   parsed: ParseCache;
   templates?: TemplateModule;
+  /** The site's model (templates/model/): reloaded with the templates. */
+  model?: SiteModel;
   bundled?: BundledAssets;
   images?: ProcessedImages;
 }
@@ -51,7 +53,7 @@ export interface BuildOptions {
   /** The CLI bundle, which runs a page worker when loaded in one: large builds render on every core. */
   workerEntry?: URL;
   /** Which routes to render, decided once the site is loaded (watch: what a change affects); default all. */
-  plan?: (site: Site, routes: RouteTable) => ((route: Route) => boolean) | undefined;
+  plan?: (site: Site, routes: RouteTable, model: SiteModel) => ((route: Route) => boolean) | undefined;
   /** Called as each route starts rendering on this thread, then with `undefined` when none is left (watch reports it to its watchdog). */
   onRoute?: (route: Route | undefined) => void;
 }
@@ -115,12 +117,17 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   };
   const compiling = compileCode(config, cache);
 
-  const site = await loadStage(config, cache, state);
+  const model = await compiling.model.catch((err: unknown) => {
+    if (err instanceof BuildError) for (const d of err.diagnostics) diags.add(d);
+    else throw err;
+  });
+  if (!model) return fail('templates');
+  const site = await loadStage(config, model, cache, state);
   if (!site) return fail('load');
   lap('load');
   await pauseAsync('loaded');
 
-  const { routes, used } = checkAndRoute(config, site, diags);
+  const { routes, used } = checkAndRoute(config, model, site, diags);
   if (diags.hasErrors()) return fail('route');
   lap('check+route');
 
@@ -134,14 +141,14 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   const assets = assetUrls(site, bundled, images);
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
-  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images }, state);
+  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model }, state);
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
   await pauseAsync('rendered');
 
   // host: the flag, then site.yaml, then the default
   const hostName = config.host ?? site.config.deploy?.host ?? DEFAULT_HOST;
-  const host = await derivedFiles(config, writer, hostName, { site, routes, assets, templates }, diags);
+  const host = await derivedFiles(config, writer, hostName, { site, routes, assets, templates, model }, diags);
   if (!host) return fail('host');
   if (config.strict && diags.warnings.length) return fail('strict');
 
@@ -193,6 +200,7 @@ async function carryOver(config: BuildConfig, writer: DiskWriter, last: LastBuil
 
 interface Compiling {
   templates: Promise<TemplateModule>;
+  model: Promise<SiteModel>;
   bundled: Promise<BundledAssets>;
 }
 
@@ -203,6 +211,7 @@ interface Compiling {
 function compileCode(config: BuildConfig, cache: BuildCache | undefined): Compiling {
   const compiling = {
     templates: cache?.templates ? Promise.resolve(cache.templates) : loadTemplates(config.templatesDir),
+    model: cache?.model ? Promise.resolve(cache.model) : loadSiteModel(config.templatesDir),
     bundled: cache?.bundled ? Promise.resolve(cache.bundled) : bundleAssets(config.clientDir, config.templatesDir),
   };
   for (const p of Object.values(compiling)) p.catch(() => undefined);
@@ -210,27 +219,24 @@ function compileCode(config: BuildConfig, cache: BuildCache | undefined): Compil
 }
 
 /** Stage "load": the content folder read, parsed and validated (the markdown helper gets each post's body as it is read). */
-async function loadStage(config: BuildConfig, cache: BuildCache | undefined, state: BuildState): Promise<Site | undefined> {
+async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState): Promise<Site | undefined> {
   const helper = state.helper;
-  const site = await loadSite({ contentDir: config.contentDir, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(state.diags) }, state.diags);
+  if (cache) cache.model = model;
+  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
   return site;
 }
 
-/** Stages "check" and "route": cross-file checks, the gallery's files, the route table, and the images pages use. */
-function checkAndRoute(config: BuildConfig, site: Site, diags: Diagnostics): { routes: RouteTable; used: Set<string> } {
-  checkContent(site, diags);
-  for (const [kind, list] of [['images', site.gallery.images], ['featured', site.gallery.featured], ['portraits', site.gallery.portraits], ['socialImage', [site.gallery.socialImage]]] as const) {
-    list.forEach((img, i) => {
-      if (!existsSync(path.join(config.contentDir, 'images', img.file))) {
-        const at = kind === 'socialImage' ? [kind, 'file'] : [kind, i, 'file'];
-        diags.error({ code: 'missing-image', file: 'data/gallery.yaml', ...site.locate('data/gallery.yaml', at), field: at.join('.'), message: `images/${img.file} does not exist under the content folder` });
-      }
-    });
-  }
+/** Stages "check" and "route": content warnings, the images the model names, the route table, and the images pages use. */
+function checkAndRoute(config: BuildConfig, model: SiteModel, site: Site, diags: Diagnostics): { routes: RouteTable; used: Set<string> } {
+  checkContent(site, model, diags);
+  const images = model.images?.(site) ?? [];
+  const report = siteReport(site, diags);
+  for (const img of images)
+    if (!existsSync(path.join(config.contentDir, 'images', img.file))) report.error(img.at, `images/${img.file} does not exist under the content folder`, 'missing-image');
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.
-  const used = new Set([...galleryFiles(site), ...checkPostRefs(site, routes, config.contentDir, diags)]);
+  const used = new Set([...images.map((img) => img.file), ...(site.socialImage ? [site.socialImage] : []), ...checkPostRefs(site, routes, config.contentDir, diags)]);
   return { routes, used };
 }
 
@@ -268,7 +274,7 @@ async function assetsStage(
       compiling.bundled,
       cache?.images && cache.images.usedKey === usedKey(used)
         ? cache.images
-        : processImages(config.contentDir, { cacheDir: config.cacheDir, icons: new Set([ICON, TOUCH_ICON]), social: site.gallery.socialImage.file, used, progress: imagesProgress }),
+        : processImages(config.contentDir, { cacheDir: config.cacheDir, icons: new Set([ICON, TOUCH_ICON]), social: site.socialImage, used, progress: imagesProgress }),
     ]);
     if (cache) Object.assign(cache, { templates, bundled, images });
   } catch (err) {
@@ -281,7 +287,7 @@ async function assetsStage(
   }
   imageProgress?.end();
   for (const rel of images.unused)
-    diags.warn({ code: 'unused-image', file: `images/${rel}`, message: 'no page uses this image (gallery.yaml or a post): it is not encoded or published; remove it or use it' });
+    diags.warn({ code: 'unused-image', file: `images/${rel}`, message: 'no page uses this image (the site\'s data or a post): it is not encoded or published; remove it or use it' });
   return { templates, bundled, images };
 }
 
@@ -307,6 +313,7 @@ interface Rendering {
   routes: RouteTable;
   assets: Assets;
   templates: TemplateModule;
+  model: SiteModel;
 }
 
 /**
@@ -317,7 +324,7 @@ interface Rendering {
 async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writer, r: Rendering & { images: ProcessedImages }, state: BuildState): Promise<BuildStats['pages']> {
   const { site, routes, assets, templates } = r;
   const { diags, pool } = state;
-  const only = opts.plan?.(site, routes);
+  const only = opts.plan?.(site, routes, r.model);
   const selected = only ? routes.routes.filter(only) : routes.routes;
   const counter = routeCounter();
   const tally = createTally();
@@ -419,9 +426,3 @@ function underBase(get: (file: string) => ImageAsset, at: (p: string) => string)
 /** Icons under content/images, re-encoded in their own format (hashed); every other image is converted. */
 const ICON = 'icon.svg';
 const TOUCH_ICON = 'touch-icon.png';
-
-/** Images some page shows: the gallery's, the portraits, the social image (posts add theirs). */
-function galleryFiles(site: Site): string[] {
-  const g = site.gallery;
-  return [...g.images, ...g.featured, ...g.portraits, g.socialImage].map((img) => img.file);
-}

@@ -2,7 +2,8 @@
 import { Command, CommanderError } from 'commander';
 import path from 'node:path';
 import { build, type BuildResult } from './build.ts';
-import { resolveConfig, type CliOptions } from './config.ts';
+import { resolveConfig, siteFolder, type CliOptions } from './config.ts';
+import { loadSiteModel } from './render/templates.ts';
 import { BuildError, formatDiagnostic, formatFailure, type Diagnostic } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
@@ -197,8 +198,19 @@ const HOST_HELP = 'address to listen on and answer to; a LAN address (such as 19
 function sources(command: Command): Command {
   return command
     .option('-c, --content <dir>', 'content folder to read', 'content')
-    .option('--templates <dir>', "templates folder (default: the project's templates/)")
-    .option('--client <dir>', "client script folder (default: the project's client/)");
+    .option('--templates <dir>', "templates folder (default: templates/ beside the content folder if it has one, else the project's)")
+    .option('--client <dir>', "client script folder (default: client/ beside the content folder if it has one, else the project's)");
+}
+
+/** The value of an option in raw arguments (`-c dir`, `--content dir`, `--content=dir`), before commander parses them. */
+function optionValue(argv: readonly string[], names: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (names.includes(a)) return argv[i + 1];
+    const eq = names.find((n) => a.startsWith(`${n}=`));
+    if (eq) return a.slice(eq.length + 1);
+  }
+  return undefined;
 }
 
 /** Entry point; returns the process exit code. */
@@ -206,7 +218,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name('site')
     .description(
-      'Static site generator for the companion site: reads YAML and markdown from content/, renders the React templates in templates/ and writes a complete static site to dist/.',
+      'Static site generator: reads YAML and markdown from content/, renders the React templates in templates/ (with the site model in templates/model/) and writes a complete static site to dist/.',
     )
     .version(version(), '-V, --version', 'print the version and exit')
     .helpOption('-h, --help', 'show help for a command')
@@ -256,7 +268,7 @@ export async function main(argv: string[]): Promise<number> {
     });
   const scaffold = program
     .command('new')
-    .description('Start a post, a language or a city in the content folder from what is already there; never overwrites a file.');
+    .description('Start a post, a language or an entry of the site\'s own data (its model\'s kinds) in the content folder from what is already there; never overwrites a file.');
   const contentOption = (c: Command) => c.option('-c, --content <dir>', 'content folder to add to', 'content');
   contentOption(scaffold.command('post <slug>'))
     .description('Write blog/<slug>/<lang>.md as a draft: front matter with the schema\'s fields, today\'s date, the first category.')
@@ -277,16 +289,27 @@ export async function main(argv: string[]): Promise<number> {
       const { files, untranslated } = newLanguage(path.resolve(opts.content), langCode);
       code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. site check lists what is left; build --strict fails while any remains.`]);
     });
-  contentOption(scaffold.command('city <id>'))
-    .description('Add a city: its entry in data/cities.yaml (its page, booking option, listings and WhatsApp city line follow) and its texts in every language (drafted from the first city, marked untranslated).')
-    .requiredOption('--timezone <zone>', 'IANA time zone, such as Europe/Madrid')
-    .option('--name <name>', 'name in the default language (default: from the id)')
-    .option('--path <path>', 'URL path of the city page (default: /<id>)')
-    .option('--status <status>', 'active or upcoming', 'active')
-    .action(async (id: string, opts: { content: string; timezone: string; name?: string; path?: string; status: 'active' | 'upcoming' }) => {
-      const { newCity } = await import('./commands/new-city.ts');
-      const files = newCity(path.resolve(opts.content), id, opts);
-      code = report(files, [`Write the city's texts (marked [untranslated]) and add its areas in data/cities.yaml; site check lists what is left.`]);
+  // The site's own kinds (`site new <kind>`): declared by its model, loaded only for `site new`.
+  if (argv[2] === 'new' || (argv[2] === 'help' && argv[3] === 'new')) {
+    const contentDir = path.resolve(optionValue(argv, ['-c', '--content']) ?? 'content');
+    const model = await loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
+    for (const [kind, s] of Object.entries(model.scaffolds ?? {})) {
+      const command = contentOption(scaffold.command(`${kind} <id>`)).description(s.description);
+      for (const o of s.options ?? []) o.required ? command.requiredOption(o.flags, o.description, o.default) : command.option(o.flags, o.description, o.default);
+      command.action((id: string, opts: Record<string, string | undefined> & { content: string }) => {
+        const { files, next } = s.run(path.resolve(opts.content), id, opts);
+        code = report(files, [next]);
+      });
+    }
+  }
+  program
+    .command('init <dir>')
+    .description('Write a new, minimal site into <dir> (new or empty): content/ (one language, one page, a journal with one post), its own small templates/ and model. It builds with this CLI as it is.')
+    .action(async (dir: string) => {
+      const { initSite } = await import('./commands/init.ts');
+      const files = initSite(dir);
+      const content = path.join(path.relative(process.cwd(), path.resolve(dir)) || '.', 'content');
+      code = report(files.map((f) => path.join(dir, f)), [`Next: npx site watch --content ${content}   (its templates/ beside content/ are used; site check --content ${content} checks it)`]);
     });
   program
     .command('schemas')
@@ -295,7 +318,9 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (opts: { content: string }) => {
       const { writeSchemas } = await import('./commands/schemas.ts');
       const root = projectRoot();
-      const { written, linked } = writeSchemas({ projectRoot: root, schemasDir: path.join(root, 'schemas'), contentDir: path.resolve(opts.content) });
+      const contentDir = path.resolve(opts.content);
+      const model = await loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
+      const { written, linked } = writeSchemas({ projectRoot: root, schemasDir: path.join(root, 'schemas'), contentDir, model });
       code = report(written.map((f) => (f.startsWith('.vscode') ? f : `schemas/${f}`)), [linked.length ? `Schema line added or updated in ${linked.length} content file(s).` : 'Every content file already names its schema.']);
     });
   try {
@@ -303,13 +328,14 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // Help and --version exit 0; every other commander error is a usage error.
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : USAGE_EXIT;
-    if (err instanceof ContentFileError) {
-      console.error(`site: ${err.message}`);
+    if (err instanceof ContentFileError || (err as Error)?.name === 'ContentFileError') {
+      console.error(`site: ${(err as Error).message}`);
       return 1;
     }
     console.error(`site: ${(err as Error).message}`);
     // A usage error or a refused output folder: nothing was touched (2). Anything else failed (1).
-    return err instanceof UsageError || err instanceof OutputRefused ? USAGE_EXIT : 1;
+    // By name too: a site model's scaffold throws the api module's own copy of the class.
+    return err instanceof UsageError || (err as Error)?.name === 'UsageError' || err instanceof OutputRefused ? USAGE_EXIT : 1;
   }
   return code;
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { contentSecurityPolicy, jsonForScript } from '../src/api.ts';
+import { contentSecurityPolicy, jsonForScript } from '@site/api';
 import type { PageContext } from './model/index.ts';
 import { structuredData } from './structured-data.ts';
 import { clientData, clientDataKey } from './client-data.ts';

@@ -2,7 +2,7 @@
  * The data the client script reads from each page (`<script type="application/json" id="site-data">`).
  * Everything the browser needs comes from content: texts, message templates, sources, numbers.
  */
-import { basePath, type Route } from '../src/api.ts';
+import { basePath, type Route } from '@site/api';
 import { encodeLabel, nameHash } from '../client/names.ts';
 import type { City, PageContext, Site } from './model/index.ts';
 import { cityOf } from './model/helpers.ts';

@@ -1,5 +1,5 @@
 /** Structured data (schema.org JSON-LD), built only from content that the page also shows. */
-import { absoluteUrl, localizedPath } from '../src/api.ts';
+import { absoluteUrl, localizedPath } from '@site/api';
 import type { PageContext, Review } from './model/index.ts';
 import { cityOf } from './model/helpers.ts';
 

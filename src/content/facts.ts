@@ -13,7 +13,7 @@ const REFERENCE = /\{(\s*)([a-z]+:[A-Za-z0-9_-]+)(?=\s*[,}])/g;
 /** Argument names given to references; chosen so no hand-written argument can collide. */
 export const FACT_ARG_PREFIX = '__fact';
 
-/** A message with its fact references renamed to legal ICU argument names, and the references by name. */
+/** A message with its fact references renamed to valid ICU argument names, and the references by name. */
 export interface TranslatedSource {
   source: string;
   /** Argument name → reference (`__fact0` → `price:hour`). */

@@ -70,7 +70,7 @@ export function dataFiles(model: SiteModel): { key: string; file: string; schema
 
 /**
  * A field path as an editor reads it: list items by their id where they have one
- * (`athens.timeline.launch`), else by position (`[2].phone`).
+ * (`rooms.deluxe.price`), else by position (`[2].phone`).
  */
 export function fieldName(data: unknown, path: readonly (string | number)[]): string {
   let cur = data;

@@ -15,6 +15,7 @@ import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
 import type { SiteModel } from '../content/model.ts';
 import { requireCjs } from '../require.ts';
+import { projectRoot } from '../project.ts';
 
 const { build } = requireCjs('esbuild') as typeof import('esbuild');
 
@@ -38,6 +39,9 @@ export async function loadTemplates(templatesDir: string): Promise<TemplateModul
   const entry = path.join(templatesDir, 'index.tsx');
   return evaluateTemplates({ code: await bundle(entry, templatesDir), entry });
 }
+
+/** How templates import the generator's public module (src/api.ts), like Astro's `astro:content`. */
+export const API_MODULE = '@site/api';
 
 /** Where a site's model lives in its templates folder (optional: without it, generic content only). */
 export const MODEL_ENTRY = path.join('model', 'index.ts');
@@ -68,6 +72,8 @@ async function bundle(entry: string, templatesDir: string): Promise<string> {
       target: 'node20',
       jsx: 'automatic',
       packages: 'external',
+      // The generator's public module, by name wherever the templates live (a site made with site init).
+      alias: { [API_MODULE]: path.join(projectRoot(), 'src', 'api.ts') },
       logLevel: 'silent',
       loader: { '.css': 'empty' },
     });
@@ -100,6 +106,23 @@ export function evaluateTemplates(compiled: CompiledTemplates): TemplateModule {
   return { Document: mod.Document, pages: mod.pages, compiled };
 }
 
+/**
+ * `require` for a bundle: packages (react, zod) from beside the templates when they have their own,
+ * else from the generator's node_modules, so a site made with `site init` anywhere needs no install.
+ */
+function siteRequire(entry: string): NodeJS.Require {
+  const local = createRequire(entry);
+  const generator = createRequire(path.join(projectRoot(), 'package.json'));
+  return Object.assign((id: string) => {
+    try {
+      return local(id);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+      return generator(id);
+    }
+  }, local);
+}
+
 /** Run a CommonJS bundle and return its exports. */
 function evaluate(code: string, entry: string, name: string): unknown {
   const module = { exports: {} };
@@ -113,7 +136,7 @@ function evaluate(code: string, entry: string, name: string): unknown {
       require: NodeJS.Require,
       module: { exports: object },
     ) => void;
-    wrapper(module.exports, createRequire(entry), module);
+    wrapper(module.exports, siteRequire(entry), module);
   } catch (err) {
     throw new BuildError('templates', [{ severity: 'error', code: 'template', file: name, message: `evaluating ${name} failed: ${(err as Error).message}` }]);
   }

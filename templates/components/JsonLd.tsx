@@ -1,4 +1,4 @@
-import { jsonForScript } from '../../src/api.ts';
+import { jsonForScript } from '@site/api';
 
 /** JSON-LD as a data block: escaped so no content can close the script element. */
 export function JsonLd({ data }: { data: object }) {

@@ -4,7 +4,7 @@
  * providers); templates import its types (`PageContext`, `City`…) from here.
  */
 import type { z } from 'zod';
-import { defineModel, type Fact, type LoadedParts, type PageContext as GenericContext, type Site as GenericSite } from '../../src/api.ts';
+import { defineModel, type Fact, type LoadedParts, type PageContext as GenericContext, type Site as GenericSite } from '@site/api';
 import * as S from './schemas.ts';
 import { checkReferences } from './references.ts';
 import { newCity } from './new-city.ts';

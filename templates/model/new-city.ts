@@ -4,7 +4,7 @@
  * and marked untranslated.
  */
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { fields, markAll, markUntranslated, readDoc, UNTRANSLATED, UsageError, writeContent } from '../../src/api.ts';
+import { fields, markAll, markUntranslated, readDoc, UNTRANSLATED, UsageError, writeContent } from '@site/api';
 
 export interface NewCityOptions {
   timezone: string;

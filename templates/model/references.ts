@@ -3,7 +3,7 @@
  * city's image): each must name something that exists, reported with the file, line and field of
  * the reference. Runs on whatever loaded, so one run reports every broken reference.
  */
-import type { LoadedParts, Report } from '../../src/api.ts';
+import type { LoadedParts, Report } from '@site/api';
 import type { Config, Data } from './index.ts';
 
 export function checkReferences(input: LoadedParts<Data, Config>, report: Report): void {

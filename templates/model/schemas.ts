@@ -4,7 +4,7 @@
  * strict: an unknown key is an error naming the key, so a typo never passes silently.
  */
 import { array, boolean, email, number, record, strictObject, string, union, enum as enumOf } from 'zod';
-import { fields } from '../../src/api.ts';
+import { fields } from '@site/api';
 
 const z = { array, boolean, email, number, record, strictObject, string, union, enum: enumOf };
 const { id, langCode, isoDate, routePath, url, phone, price } = fields;

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../../src/api.ts';
+import { absoluteUrl } from '@site/api';
 import type { PageContext } from '../model/index.ts';
 import { clientData } from '../client-data.ts';
 import { PageIntro } from '../components/Blocks.tsx';

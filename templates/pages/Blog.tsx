@@ -1,4 +1,4 @@
-import { documentTitle, listPagePath } from '../../src/api.ts';
+import { documentTitle, listPagePath } from '@site/api';
 import type { PageContext } from '../model/index.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
