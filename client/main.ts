@@ -20,7 +20,7 @@ import { buildMessage, whatsappUrl } from './message.ts';
 import { initBooking, openWhatsApp } from './booking.ts';
 import { createTracker, providerSink } from './analytics.ts';
 import { createScrollTracker, scrollPercent, watchExitIntent, watchHighEngagement, watchTimeOnPage } from './trackers.ts';
-import { registerServiceWorker } from './sw-register.ts';
+import { registerServiceWorker, removeServiceWorker } from './sw-register.ts';
 import { initBlogFilter } from './blog-filter.ts';
 
 function readData(): ClientData | undefined {
@@ -171,19 +171,25 @@ function run(data: ClientData): void {
     }
 
     if (consent === 'granted') start();
+    // The service worker only with consent (R-BRAND-5); without it, one registered earlier (by an
+    // older version of this script) is removed with its caches.
+    if (consent === 'granted') registerServiceWorker(data.base);
+    else void removeServiceWorker(data.base);
     initConsentBanner((choice) => {
       consent = choice;
       local.set(k.consent, choice);
-      if (choice === 'granted') start();
-      else {
+      if (choice === 'granted') {
+        start();
+        registerServiceWorker(data.base);
+      } else {
         tracker.stop();
         for (const key of [k.attribution, k.returning]) local.remove(key);
         session.remove(k.fromStealth);
         session.remove(k.pending);
         session.remove(k.visit);
+        void removeServiceWorker(data.base);
       }
     });
-    registerServiceWorker(data.base);
   });
 }
 

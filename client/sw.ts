@@ -11,6 +11,17 @@ declare const __OFFLINE__: Record<string, string>;
 
 const CACHE = __CACHE__;
 const sw = self as unknown as ServiceWorkerGlobalScope;
+/**
+ * Set when the page, on Reject, is removing this worker (sw-register.ts): until the page is closed
+ * it still controls it, and must not fill the caches the page has just deleted.
+ */
+let forgotten = false;
+
+sw.addEventListener('message', (event) => {
+  if (event.data !== 'forget') return;
+  forgotten = true;
+  event.waitUntil(caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith('site-')).map((n) => caches.delete(n)))));
+});
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
@@ -48,7 +59,7 @@ sw.addEventListener('fetch', (event) => {
         (hit) =>
           hit ??
           fetch(request).then((response) => {
-            if (response.ok) {
+            if (response.ok && !forgotten) {
               const copy = response.clone();
               void caches.open(CACHE).then((cache) => cache.put(request, copy));
             }

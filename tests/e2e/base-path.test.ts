@@ -122,6 +122,8 @@ describe('GitHub Pages project site (--base-url with a path)', () => {
       await page.goto(`${origin}${BASE}${redirect.from}?ref=x`);
       await page.waitForURL(`${origin}${BASE}${redirect.to}?ref=x`);
       await page.goto(`${origin}${BASE}/`);
+      // The service worker is registered only after Accept (R-BRAND-5).
+      await page.locator('[data-consent] [data-consent-choice="accept"]').click();
       const scope = await page.evaluate(async () => {
         const reg = await navigator.serviceWorker.ready;
         return reg.scope;

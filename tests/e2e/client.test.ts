@@ -304,6 +304,8 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const page = await context.newPage();
     await page.goto(`${base}/es/rates`);
     await settled(page);
+    // Registered only after Accept (R-BRAND-5; service-worker-consent.test.ts).
+    await page.locator('[data-consent] [data-consent-choice="accept"]').click();
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });

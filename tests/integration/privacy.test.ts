@@ -83,6 +83,21 @@ describe('privacy policy', () => {
       expect(analytics.textContent).not.toMatch(/anonymous (?:visit )?statistics|estadísticas anónimas|анонимная статистика|ανώνυμα στατιστικά|statistiques de visite anonymes/i);
     });
 
+    it(`[R-BRAND-5] ${lang}: the service worker and its cache are listed as stored only with consent, like the other consent-only items`, () => {
+      if (!site.languages.includes(lang)) return;
+      const stored = items(page(lang), 'stored', ['language', 'consent', 'dismissed', 'attribution', 'returning', 'visit', 'offline']);
+      // The words every consent-only item opens with ("Only with your consent"), cut at a word's end.
+      const common = [stored.attribution!, stored.returning!, stored.visit!].reduce((a, b) => {
+        let i = 0;
+        while (i < a.length && a[i] === b[i]) i++;
+        return a.slice(0, i);
+      });
+      const opening = common.replace(/[\s\p{P}]*[\p{L}]*$/u, '');
+      expect(opening.length, `${lang}: the consent-only items open alike`).toBeGreaterThan(8);
+      expect(stored.offline!.startsWith(opening), `${lang}: "${stored.offline}" opens with "${opening}"`).toBe(true);
+      for (const id of ['language', 'consent', 'dismissed']) expect(stored[id]!.startsWith(opening), `${lang}: ${id} is stored without consent`).toBe(false);
+    });
+
     it(`[R-VIS-7] ${lang}: points to the visitor's own supervisory authority and the EDPB list`, () => {
       if (!site.languages.includes(lang)) return;
       const section = page(lang).querySelector('#authority')!;
