@@ -6,7 +6,7 @@ import { type Diagnostics } from '../diagnostics.ts';
 import * as S from './schema.ts';
 import type { ContentRef, LoadedParts, Post, Report, Routing, Site, SiteConfig, SiteModel } from './model.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
-import { validate } from './validate.ts';
+import { fieldPath, validate } from './validate.ts';
 import { flattenTexts } from './texts.ts';
 import { readContentText, readContentTextSync } from './read.ts';
 import type { Fact } from './facts.ts';
@@ -68,27 +68,11 @@ export function dataFiles(model: SiteModel): { key: string; file: string; schema
   ];
 }
 
-/**
- * A field path as an editor reads it: list items by their id where they have one
- * (`rooms.deluxe.price`), else by position (`[2].phone`).
- */
-export function fieldName(data: unknown, path: readonly (string | number)[]): string {
-  let cur = data;
-  let out = '';
-  for (const p of path) {
-    const item = cur && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[p] : undefined;
-    const id = typeof p === 'number' && item && typeof item === 'object' ? ((item as { id?: unknown; slug?: unknown }).id ?? (item as { slug?: unknown }).slug) : undefined;
-    out += typeof id === 'string' ? `.${id}` : typeof p === 'number' ? `[${p}]` : `.${p}`;
-    cur = item;
-  }
-  return out.replace(/^\./, '');
-}
-
 /** A Report for a model's hooks: fills in line, column and a readable field from the parsed files. */
 export function modelReport(diags: Diagnostics, locate: (file: string, p: readonly PropertyKey[]) => { line: number; column: number } | undefined, dataOf: (file: string) => unknown = () => undefined): Report {
   const at = (ref: ContentRef) => ({
     file: ref.file,
-    ...(ref.path && { ...locate(ref.file, ref.path), field: fieldName(dataOf(ref.file), ref.path) }),
+    ...(ref.path && { ...locate(ref.file, ref.path), field: fieldPath(ref.path, dataOf(ref.file)) }),
   });
   return {
     error: (ref, message, code = 'reference') => diags.error({ code, ...at(ref), message }),

@@ -3,10 +3,19 @@ import type { z } from 'zod';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
 import type { YamlFile } from './yaml.ts';
 
-/** `rooms[2].phone` from `['rooms', 2, 'phone']`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
+/**
+ * A field path as an editor reads it: `rooms[deluxe].phone` from `['rooms', 2, 'phone']` when the
+ * list item has an id (or slug) in `data`, else by position, `rooms[2].phone`.
+ */
+export function fieldPath(path: readonly PropertyKey[], data?: unknown): string {
   let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : `${out ? '.' : ''}${String(p)}`;
+  let cur = data;
+  for (const p of path) {
+    const item = cur !== null && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[p] : undefined;
+    const named = item !== null && typeof item === 'object' ? ((item as { id?: unknown }).id ?? (item as { slug?: unknown }).slug) : undefined;
+    out += typeof p === 'number' ? `[${typeof named === 'string' && /^[\w-]+$/.test(named) ? named : p}]` : `${out ? '.' : ''}${String(p)}`;
+    cur = item;
+  }
   return out;
 }
 
@@ -41,12 +50,12 @@ export function validate<S extends z.ZodType>(
     const actual = valueAt(file.data, path);
     let message = issue.message;
     let pos: { line: number; column: number } | undefined;
-    let field = fieldPath([...fieldPrefix, ...path]) || '(root)';
+    let field = fieldPath(fieldPrefix) + (fieldPrefix.length && path.length ? '.' : '') + fieldPath(path, file.data) || '(root)';
     if (issue.code === 'unrecognized_keys') {
       const key = issue.keys[0]!;
       message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: check the spelling`;
       pos = file.locateKey(path, key);
-      field = fieldPath([...fieldPrefix, ...path, key]);
+      field = fieldPath(fieldPrefix) + (fieldPrefix.length ? '.' : '') + fieldPath([...path, key], file.data);
     } else if (issue.code === 'invalid_type' && actual === undefined) {
       message = `missing required field: expected ${issue.expected}`;
     } else if (issue.code === 'invalid_type') {

@@ -7,6 +7,7 @@
 import { load as fastLoad, CORE_SCHEMA } from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
+import { explainYamlErrors } from './yaml-errors.ts';
 
 type Position = { line: number; column: number };
 
@@ -42,16 +43,17 @@ function positioned(source: string) {
 export function parseYaml(file: string, source: string, diags: Diagnostics, lineOffset = 0): YamlFile | undefined {
   let data: unknown;
   let parsed: ReturnType<typeof positioned> | undefined;
-  const report = (errors: { pos: { line: number; col: number }; message: string }[]) => {
-    for (const { pos, message } of errors) {
-      diags.error({ code: 'yaml', file, line: pos.line + lineOffset, column: pos.col, message: `malformed YAML: ${message}`, frame: codeFrame(source, pos.line, pos.col, lineOffset) });
+  const report = (errors: { pos: { line: number; col: number }; code?: string; message: string }[]) => {
+    // One error per mistake, on its line, in plain words (yaml-errors.ts).
+    for (const m of explainYamlErrors(source, errors.map((e) => ({ line: e.pos.line, col: e.pos.col, code: e.code, message: e.message })))) {
+      diags.error({ code: 'yaml', file, line: m.line + lineOffset, column: m.col, message: m.message, frame: codeFrame(source, m.line, m.col, lineOffset) });
     }
     return undefined;
   };
   if (MAYBE_ALIAS.test(source)) {
     parsed = positioned(source);
     const { doc, lineCounter } = parsed;
-    if (doc.errors.length) return report(doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), message: e.message.split('\n')[0]! })));
+    if (doc.errors.length) return report(doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), code: e.code, message: e.message.split('\n')[0]! })));
     try {
       data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (err) {
@@ -76,7 +78,7 @@ export function parseYaml(file: string, source: string, diags: Diagnostics, line
       const { doc, lineCounter } = positioned(source);
       return report(
         doc.errors.length
-          ? doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), message: e.message.split('\n')[0]! }))
+          ? doc.errors.map((e) => ({ pos: lineCounter.linePos(e.pos[0]), code: e.code, message: e.message.split('\n')[0]! }))
           : [{ pos: { line: ((fastError as { mark?: { line: number } }).mark?.line ?? 0) + 1, col: ((fastError as { mark?: { column: number } }).mark?.column ?? 0) + 1 }, message: (fastError as { reason?: string }).reason ?? String(fastError) }],
       );
     }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { SHIPPED_CONTENT } from './site.ts';
+import { EPOCH, SHIPPED_CONTENT } from './site.ts';
 
 /** YAML of any shape: tests read what they need. */
 type Any = any;
@@ -106,4 +106,19 @@ export function shipped(): ShippedContent {
     file,
   };
   return cached;
+}
+
+/** The posts a build publishes in `lang` (not drafts, not dated after the build's day): slug, title, category. */
+export function publishedPosts(lang: string, dir = SHIPPED_CONTENT, today = new Date(Number(EPOCH) * 1000).toISOString().slice(0, 10)): { slug: string; title: string; category: string }[] {
+  const blog = path.join(dir, 'blog');
+  if (!existsSync(blog)) return [];
+  return readdirSync(blog)
+    .filter((slug) => existsSync(path.join(blog, slug, `${lang}.md`)))
+    .map((slug) => {
+      const matter = parse(/^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(path.join(blog, slug, `${lang}.md`), 'utf8'))![1]!) as { title: string; category: string; date: string | Date; draft?: boolean };
+      const date = matter.date instanceof Date ? matter.date.toISOString().slice(0, 10) : String(matter.date);
+      return { slug, title: matter.title, category: matter.category, date, draft: matter.draft === true };
+    })
+    .filter((p) => !p.draft && p.date <= today)
+    .map(({ slug, title, category }) => ({ slug, title, category }));
 }

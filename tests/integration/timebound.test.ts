@@ -48,7 +48,7 @@ describe('[R-VIS-4] time-bound content', () => {
       expect(items.join('\n'), file).not.toContain(milestones[past!.id]);
       for (const m of future) expect(items.join('\n'), file).toContain(milestones[m.id]);
     }
-    expect(warnings).toContain(`${timelineCity.id}.timeline.${past!.id}`);
+    expect(warnings).toContain(`[${timelineCity.id}].timeline[${past!.id}].due`);
   });
 
   it('[R-VIS-4] a next check date in the past is not shown, in any language; the build warns', () => {
