@@ -11,7 +11,8 @@ import { checkContent } from './content/checks.ts';
 import type { Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
-import { processImages, usedKey, type ProcessedImages } from './assets/images.ts';
+import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
+import { listFilesSync } from './files.ts';
 import { checkPostRefs } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadSiteModel, loadTemplates, type TemplateModule } from './render/templates.ts';
@@ -234,6 +235,9 @@ function checkAndRoute(config: BuildConfig, model: SiteModel, site: Site, diags:
   const report = siteReport(site, diags);
   for (const img of images)
     if (!existsSync(path.join(config.contentDir, 'images', img.file))) report.error(img.at, `images/${img.file} does not exist under the content folder`, 'missing-image');
+  // A HEIC or RAW file among the images is reported with the missing ones, not in a later run.
+  for (const rel of unconvertible(listFilesSync(path.join(config.contentDir, 'images')), new Set([ICON, TOUCH_ICON])))
+    diags.error({ code: 'image', file: `images/${rel}`, message: NOT_CONVERTIBLE });
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.
   const used = new Set([...images.map((img) => img.file), ...(site.socialImage ? [site.socialImage] : []), ...checkPostRefs(site, routes, config.contentDir, diags)]);
@@ -374,7 +378,7 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {
-    host = hostFiles(hostName, hostRules(site, routes, [assets.styleHash]), config.outDir);
+    host = hostFiles(hostName, hostRules(site, routes, [assets.styleHash]), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
   } catch (err) {
     diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
     return undefined;

@@ -4,6 +4,11 @@ import path from 'node:path';
 
 /** Every file under `dir` (dotfiles skipped), relative with forward slashes, sorted; [] if absent. */
 export async function listFiles(dir: string): Promise<string[]> {
+  return listFilesSync(dir);
+}
+
+/** `listFiles`, synchronously. */
+export function listFilesSync(dir: string): string[] {
   const out: string[] = [];
   // Synchronous: one readdir per folder (4,000 post folders) is cheaper than 4,000 thread-pool trips.
   const walk = (sub: string): void => {

@@ -428,6 +428,14 @@ export function usedKey(used: ReadonlySet<string> | undefined): string {
   return used ? [...used].sort().join('\n') : '*';
 }
 
+/** Why a file in the images folder the pipeline cannot read (HEIC, RAW, text) is an error. */
+export const NOT_CONVERTIBLE = `not an image the build can convert (it reads ${RASTER_NAMES}); it would be published as it is, metadata included. Convert it (for example to JPEG) or move it out of the images folder`;
+
+/** Files of the images folder (relative) the pipeline cannot read: an error even when unused, so nothing unconverted sits among the images. */
+export function unconvertible(all: readonly string[], icons: ReadonlySet<string>): string[] {
+  return all.filter((rel) => !icons.has(rel) && !RASTER.test(rel));
+}
+
 /**
  * Process `content/images`: AVIF, WebP and a JPEG fallback for every image a page uses, the icons
  * re-encoded without metadata; anything the pipeline cannot read is an error.
@@ -437,8 +445,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
   const cacheRoot = path.join(options.cacheDir, 'images');
   const all = await listFiles(dir);
   const wanted = (rel: string) => !options.used || options.used.has(rel) || options.icons.has(rel);
-  // A file the pipeline cannot read is an error even when unused: it must not sit among the images.
-  const unreadable = all.filter((rel) => !options.icons.has(rel) && !RASTER.test(rel));
+  const unreadable = unconvertible(all, options.icons);
   const names = all.filter((rel) => wanted(rel) && !unreadable.includes(rel));
   const queue = scheduler(ENCODERS);
   /** Cache entries read or made in this build, by key: two identical sources are encoded once. */
@@ -449,8 +456,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
   const used = new Set<string>();
   const errors: { rel: string; message: string }[] = [];
   const optionsKey = JSON.stringify({ PIPELINE, sharp: sharpVersionOf(), ...IMAGE_OPTIONS });
-  for (const rel of unreadable)
-    errors.push({ rel, message: `not an image the build can convert (it reads ${RASTER_NAMES}); it would be published as it is, metadata included. Convert it (for example to JPEG) or move it out of the images folder` });
+  for (const rel of unreadable) errors.push({ rel, message: NOT_CONVERTIBLE });
 
   let finished = 0;
   const tick = (current: string) => options.progress?.(++finished, names.length, current);

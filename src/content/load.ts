@@ -90,13 +90,13 @@ async function loadYaml<Sc extends z.ZodType>(
   schema: Sc,
   diags: Diagnostics,
   cache?: ParseCache,
-): Promise<{ value: z.output<Sc>; file: YamlFile } | undefined> {
+): Promise<{ value: z.output<Sc> | undefined; file: YamlFile } | undefined> {
   const source = await readText(contentDir, rel, diags);
   if (source === undefined) return undefined;
   const file = memo(cache, rel, source, () => parseYaml(rel, source, diags));
   if (!file) return undefined;
-  const value = validate(file, schema, diags);
-  return value === undefined ? undefined : { value, file };
+  // The parsed file even when the schema fails: later checks (unique ids) still read it.
+  return { value: validate(file, schema, diags), file };
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -135,6 +135,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   const data = Object.fromEntries(kinds.filter((k) => !k.core).map((k) => [k.key, values[k.key]]));
 
   const config = siteFile?.value;
+  const pages = pagesFile?.value;
   const texts: Record<string, Record<string, string>> = {};
   const textFiles: Record<string, YamlFile> = {};
   const untranslated: Record<string, string[]> = {};
@@ -187,18 +188,20 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   if (pagesFile) files.set('pages.yaml', pagesFile.file);
   const locate = (file: string, p: readonly PropertyKey[]) => files.get(file)?.locate(p);
   const report = modelReport(diags, locate, (file) => files.get(file)?.data);
-  crossCheck(kinds, values, pagesFile?.value, report);
-  const parts: LoadedParts = { config, pages: pagesFile?.value, data, texts };
+  // Unique ids are checked on what was parsed even when the schema failed (a duplicate id and a bad
+  // rating show in the same run, not one after the other).
+  crossCheck(kinds, Object.fromEntries(kinds.map((k) => [k.key, values[k.key] ?? files.get(k.file)?.data])), pages ?? (files.get('pages.yaml')?.data as never), report);
+  const parts: LoadedParts = { config, pages, data, texts };
   model.check?.(parts, report);
   const { facts, unavailable } = collectFacts(model, parts);
   if (config) checkMessages({ texts, files: textFiles, defaultLanguage: config.defaultLanguage, facts: new Map(Object.entries(facts)), kinds: Object.keys(model.facts ?? {}), unavailable }, diags);
 
   // Errors elsewhere, but the routes can be worked out: the build checks them in the same run.
   const routeKinds = [...(model.entryPages ?? []).map((p) => p.data), ...(model.landings ? [model.landings.data] : [])];
-  if (diags.hasErrors() && config && pagesFile && blog && redirects && routeKinds.every((k) => data[k] !== undefined)) {
-    opts.onRoutable?.({ config, languages: config.languages, defaultLanguage: config.defaultLanguage, pages: pagesFile.value, posts, blog, redirects, data, routing: routingOf(model, config), locate } as unknown as Site);
+  if (diags.hasErrors() && config && pages && blog && redirects && routeKinds.every((k) => data[k] !== undefined)) {
+    opts.onRoutable?.({ config, languages: config.languages, defaultLanguage: config.defaultLanguage, pages, posts, blog, redirects, data, routing: routingOf(model, config), locate } as unknown as Site);
   }
-  if (diags.hasErrors() || !config || !pagesFile || !blog || !redirects) return undefined;
+  if (diags.hasErrors() || !config || !pages || !blog || !redirects) return undefined;
   const site: Site = deepFreeze({
     locate,
     config,
@@ -206,7 +209,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
     defaultLanguage: config.defaultLanguage,
     texts,
     untranslated,
-    pages: pagesFile.value,
+    pages,
     posts,
     blog,
     redirects,
@@ -256,9 +259,10 @@ function crossCheck(kinds: ReturnType<typeof dataFiles>, values: Record<string, 
   };
   unique(pages, 'pages.yaml', 'id');
   for (const k of kinds) if (k.unique) unique(values[k.key], k.file, k.unique);
-  if (pages) {
-    const ids = new Set(pages.map((p) => p.id));
+  if (Array.isArray(pages)) {
+    const ids = new Set(pages.map((p) => p?.id));
     pages.forEach((p, i) => {
+      if (!p || typeof p !== 'object') return;
       for (const key of ['canonical', 'parent'] as const) {
         const ref = p[key];
         if (ref && !ids.has(ref)) report.error({ file: 'pages.yaml', path: [i, key] }, `"${ref}" is not a page id`);

@@ -199,3 +199,29 @@ describe('command line', () => {
     expect(result.stderr).toMatch(/unknown option/);
   });
 });
+
+describe('[R-OPS-10] every independent error in the first run', () => {
+  it('a duplicate review id shows with a bad rating; a HEIC photo with a missing image', async () => {
+    const reviews = readFileSync(path.join(FIXTURE_CONTENT, 'data/reviews.yaml'), 'utf8');
+    const ids = [...reviews.matchAll(/id: ([\w-]+)/g)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThan(1);
+    await expectErrors(
+      (c) => {
+        // The second review takes the first one's id, and the first gets an impossible rating.
+        edit(c, 'data/reviews.yaml', `id: ${ids[1]}`, `id: ${ids[0]}`);
+        edit(c, 'data/reviews.yaml', /rating: [\d.]+/, 'rating: 7');
+      },
+      new RegExp(`data/reviews\\.yaml:\\d+:\\d+: error \\[duplicate\\] \\[${ids[0]}\\]\\.id: duplicate id "${ids[0]}"`),
+      /data\/reviews\.yaml:\d+:\d+: error \[schema\] \[[\w-]+\]\.rating/,
+    );
+    await expectErrors(
+      (c) => {
+        // A phone photo nobody converted, and a gallery entry whose file is gone.
+        writeFileSync(path.join(c, 'images', 'IMG_0042.HEIC'), 'not really a heic');
+        edit(c, 'data/gallery.yaml', /file: ([\w/-]+)\.(jpe?g|png|webp|avif|svg)/, 'file: gone/missing.jpg');
+      },
+      /images\/IMG_0042\.HEIC: error \[image\] not an image the build can convert/,
+      /data\/gallery\.yaml:\d+:\d+: error \[missing-image\] .*images\/gone\/missing\.jpg does not exist/,
+    );
+  });
+});
