@@ -13,7 +13,7 @@ import type { OutputFile } from '../assets/bundle.ts';
  * Every file a host writer puts beside the web root (src/output/hosts/, `beside`), for any host: a
  * `<out>.host` holding anything else holds files this tool did not write, and is never replaced.
  */
-export const HOST_FILES = ['rules.json', 'nginx.conf', 'cloudfront-function.js', 'response-headers-policy.json', 'content-types.json'] as const;
+export const HOST_FILES = ['rules.json', 'nginx.conf', 'cloudfront-function.js', 'response-headers-policy.json', 'content-types.json', 'netlify.toml', 'wrangler.toml'] as const;
 
 /** The sibling folder of an output folder: `dist` → `dist.host`. */
 export function hostFolder(outDir: string): string {

@@ -19,6 +19,8 @@ export interface HostBuild {
   out: string;
   /** `<out>.host/`: the files the host reads that it must not serve. */
   hostDir: string;
+  /** The content folder built (its parent is the site's folder, where a host's own build runs). */
+  content: string;
   languages: string[];
   defaultLanguage: string;
   /** Every 301 in every language: from → to (URL paths). */
@@ -55,7 +57,7 @@ export async function hostBuild(host: string, extra: { baseUrl?: string } = {}):
   const pages = yamlOf<{ path: string; kind?: string }[]>(content, 'pages.yaml');
   const notFoundPath = pages.find((p) => p.kind === 'not-found')!.path;
   const page = pages.find((p) => (p.kind ?? 'page') === 'page' && p.path !== '/' && !p.path.includes('{'))!.path;
-  return { out, hostDir: `${out}.host`, languages, defaultLanguage: def, redirects, landings, notFoundPath, page };
+  return { out, hostDir: `${out}.host`, content, languages, defaultLanguage: def, redirects, landings, notFoundPath, page };
 }
 
 /** The host-neutral rules a build wrote beside its output (`<out>.host/rules.json`). */

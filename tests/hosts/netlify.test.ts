@@ -8,12 +8,13 @@
  * rules giving one header would show), `_redirects`/`_headers` are not served, clean URLs
  * (`/rates` → `rates.html`, `/rates.html` and `/rates/` → 301 `/rates`, Netlify's "pretty URLs").
  */
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, promises as fs, statSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/site.ts';
+import { listFiles, ROOT } from '../helpers/site.ts';
 import { hostBuild, hostProbes, type HostBuild } from '../helpers/hosts.ts';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -100,6 +101,42 @@ describe.skipIf(!hasNetlify)("Netlify's rule engine serving --host netlify", () 
     expect(parseErrors).toEqual([]);
     const lines = (await fs.readFile(path.join(build.out, '_redirects'), 'utf8')).split('\n').filter((l) => l.trim() && !l.startsWith('#'));
     expect(ruleCount).toBe(lines.length);
+  });
+
+  it("[R-OPS-11][R-HOST-1] netlify.toml is written beside the output, never into it: Netlify's own parsers read it, and its build command, publish folder and Node version rebuild this output", async () => {
+    const file = path.join(build.hostDir, 'netlify.toml');
+    expect(existsSync(file)).toBe(true);
+    expect(listFiles(build.out)).not.toContain('netlify.toml');
+    // Netlify reads [[headers]] and [[redirects]] from netlify.toml with these parsers (`netlify dev`):
+    // the file parses, and adds no rule to those of _headers and _redirects.
+    const { parseAllRedirects } = (await import('@netlify/redirect-parser')) as { parseAllRedirects: (o: object) => Promise<{ redirects: unknown[]; errors: unknown[] }> };
+    const { parseAllHeaders } = (await import('@netlify/headers-parser')) as { parseAllHeaders: (o: object) => Promise<{ headers: unknown[]; errors: unknown[] }> };
+    const r = await parseAllRedirects({ redirectsFiles: [path.join(build.out, '_redirects')], netlifyConfigPath: file, configRedirects: [], minimal: true });
+    const h = await parseAllHeaders({ headersFiles: [path.join(build.out, '_headers')], netlifyConfigPath: file, configHeaders: [], minimal: false });
+    expect([...r.errors, ...h.errors]).toEqual([]);
+    expect(r.redirects.length).toBe(ruleCount);
+    const plain = await parseAllHeaders({ headersFiles: [path.join(build.out, '_headers')], configHeaders: [], minimal: false });
+    expect(h.headers.length).toBe(plain.headers.length);
+
+    // Its build settings, read with the TOML parser those packages use (@iarna/toml). Netlify runs
+    // the command in the repository's root, where the guide puts the file: the site's folder.
+    const toml = createRequire(path.join(ROOT, 'node_modules', '@netlify', 'headers-parser', 'package.json'))('@iarna/toml') as { parse(s: string): unknown };
+    const config = JSON.parse(JSON.stringify(toml.parse(readFileSync(file, 'utf8')))) as { build: { command: string; publish: string; environment: Record<string, string> } };
+    const siteDir = path.dirname(build.content);
+    expect(path.resolve(siteDir, config.build.publish)).toBe(build.out);
+    const args = config.build.command.split(/\s+/);
+    expect(args.slice(0, 3)).toEqual(['npx', 'site', 'build']);
+    const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+    expect(option('--host')).toBe('netlify');
+    expect(path.resolve(siteDir, option('--content') ?? 'content')).toBe(build.content);
+    expect(path.resolve(siteDir, option('--out') ?? 'dist')).toBe(build.out);
+    const help = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--help'], { encoding: 'utf8' }).stdout;
+    for (const flag of args.filter((a) => a.startsWith('--'))) expect(help, flag).toContain(`${flag} `);
+    // A Node.js major that package.json's engines allow; the install leaves out the test tools.
+    const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(config.build.environment.NODE_VERSION).toMatch(/^\d+$/);
+    expect(Number(config.build.environment.NODE_VERSION)).toBeGreaterThan(Number(/^>=\s*(\d+)/.exec(engines)![1]));
+    expect(config.build.environment.NPM_FLAGS).toBe('--omit=dev');
   });
 
   hostProbes('netlify', () => base, () => build);

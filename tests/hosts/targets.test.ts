@@ -14,8 +14,8 @@ import { hostRules } from '../helpers/hosts.ts';
 /** The host files each target writes: [web root, beside in <out>.host/]. */
 const EXPECTED: Record<string, [web: string[], beside: string[]]> = {
   static: [['.nojekyll'], ['rules.json']],
-  cloudflare: [['_headers', '_redirects'], ['rules.json']],
-  netlify: [['_headers', '_redirects'], ['rules.json']],
+  cloudflare: [['_headers', '_redirects'], ['rules.json', 'wrangler.toml']],
+  netlify: [['_headers', '_redirects'], ['netlify.toml', 'rules.json']],
   vercel: [['vercel.json'], ['rules.json']],
   nginx: [[], ['nginx.conf', 'rules.json']],
   s3: [[], ['cloudfront-function.js', 'content-types.json', 'response-headers-policy.json', 'rules.json']],

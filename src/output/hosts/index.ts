@@ -1,5 +1,5 @@
 /** The host targets: one writer per host, chosen by name (`--host`, `deploy.host`). */
-import type { HostFiles, HostName, HostWriter } from './types.ts';
+import type { HostContext, HostFiles, HostName, HostWriter } from './types.ts';
 import type { HostRules } from './rules.ts';
 import { cloudflare } from './cloudflare.ts';
 import { netlify } from './netlify.ts';
@@ -19,7 +19,7 @@ export const DEFAULT_HOST: HostName = 'static';
 const WRITERS: Record<HostName, HostWriter> = { static: staticHost, cloudflare, netlify, vercel, nginx, s3 };
 
 /** The files of host `name`, plus `rules.json` beside them (what `site serve` applies). */
-export function hostFiles(name: HostName, rules: HostRules, outDir: string): HostFiles {
-  const files = WRITERS[name](rules, { outDir });
+export function hostFiles(name: HostName, rules: HostRules, outDir: string, ctx: Omit<HostContext, 'outDir'> = {}): HostFiles {
+  const files = WRITERS[name](rules, { ...ctx, outDir });
   return { web: files.web, beside: [...files.beside, { file: 'rules.json', content: `${JSON.stringify({ host: name, ...rules }, null, 2)}\n` }] };
 }

@@ -10,5 +10,17 @@ export interface HostFiles {
   beside: OutputFile[];
 }
 
+/** What a host writer knows of the build besides its rules. */
+export interface HostContext {
+  /** The output folder (absolute). */
+  outDir: string;
+  /** The content folder (absolute); its parent is the site's folder, where a host's own build runs. Default: `<outDir>/../content`. */
+  contentDir?: string;
+  /** The site's address (`baseUrl`, or `--base-url`). */
+  siteUrl?: string;
+  /** `--base-url` as given on the command line: a host's own build must repeat it. */
+  baseUrlFlag?: string;
+}
+
 /** One host target: turns the host-neutral rules into that host's files. */
-export type HostWriter = (rules: HostRules, ctx: { outDir: string }) => HostFiles;
+export type HostWriter = (rules: HostRules, ctx: HostContext) => HostFiles;
