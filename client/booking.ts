@@ -61,16 +61,19 @@ export function initBooking(deps: BookingDeps): void {
   const dateInput = form.elements.namedItem('date') as HTMLInputElement | null;
   const citySelect = form.elements.namedItem('city') as HTMLSelectElement | null;
   const zoneLine = form.querySelector<HTMLElement>('[data-zone-text]');
-  // The city the visitor came from (city pages link with ?city=<id>); else the preselected one.
+  // The city the visitor came from (city pages link with ?city=<id>); else none: the visitor chooses.
   const wanted = new URLSearchParams(window.location.search).get('city');
-  if (citySelect && wanted && [...citySelect.options].some((o) => o.value === wanted)) citySelect.value = wanted;
-  const chosen = () => citySelect?.selectedOptions[0];
+  if (citySelect && wanted && [...citySelect.options].some((o) => o.value === wanted && !o.disabled)) citySelect.value = wanted;
+  const chosen = () => (citySelect?.value ? citySelect.selectedOptions[0] : undefined);
   const timezone = () => chosen()?.dataset.timezone || data.booking.timezone;
-  // The form states the chosen city's zone, and the date field starts at that city's today.
+  const anyZone = zoneLine?.textContent ?? '';
+  // The form states the chosen city's zone (before a choice: that it is the chosen city's), the
+  // date field starts at that city's today, and a city that is coming soon says so.
   const showZone = () => {
-    if (zoneLine && chosen()?.dataset.zoneLine) zoneLine.textContent = chosen()!.dataset.zoneLine!;
+    if (zoneLine) zoneLine.textContent = chosen()?.dataset.zoneLine || anyZone;
     form.dataset.timezone = timezone();
     if (dateInput) dateInput.min = zonedToday(Date.now(), timezone());
+    for (const note of form.querySelectorAll<HTMLElement>('[data-upcoming]')) note.hidden = note.dataset.upcoming !== citySelect?.value;
   };
   showZone();
   citySelect?.addEventListener('change', showZone);
@@ -79,16 +82,19 @@ export function initBooking(deps: BookingDeps): void {
     const input = form.elements.namedItem(name) as HTMLInputElement | null;
     const box = document.getElementById(`booking-${name}-error`);
     if (!input || !box) return;
+    // The error joins what already describes the field (the city's time-zone line) and leaves it again.
+    const described = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((id) => id && id !== box.id);
     if (key) {
       box.textContent = texts[key] ?? key;
       box.hidden = false;
       input.setAttribute('aria-invalid', 'true');
-      input.setAttribute('aria-describedby', box.id);
+      described.push(box.id);
     } else {
       box.hidden = true;
       input.removeAttribute('aria-invalid');
-      input.removeAttribute('aria-describedby');
     }
+    if (described.length) input.setAttribute('aria-describedby', described.join(' '));
+    else input.removeAttribute('aria-describedby');
   };
 
   form.addEventListener('submit', (e) => {
@@ -100,9 +106,12 @@ export function initBooking(deps: BookingDeps): void {
     }
     const errors = validateBooking(values, Date.now(), { ...data.booking, timezone: timezone() });
     for (const k of FIELD_ORDER) setError(k, errors[k]);
-    const first = FIELD_ORDER.find((k) => errors[k]);
+    // The city is chosen explicitly (the select's empty first choice); it comes first on the form.
+    const noCity = Boolean(citySelect && !citySelect.value);
+    setError('city', noCity ? 'required' : undefined);
+    const first = noCity ? 'city' : FIELD_ORDER.find((k) => errors[k]);
     if (first) {
-      status.textContent = errors.time === 'tooSoon' && Object.keys(errors).length === 1 ? texts.tooSoon ?? 'tooSoon' : texts.summary ?? 'summary';
+      status.textContent = !noCity && errors.time === 'tooSoon' && Object.keys(errors).length === 1 ? texts.tooSoon ?? 'tooSoon' : texts.summary ?? 'summary';
       status.hidden = false;
       (form.elements.namedItem(first) as HTMLElement).focus();
       return;

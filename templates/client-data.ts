@@ -32,9 +32,11 @@ export interface ClientData {
   cta: { variants: ClientVariant[]; defaultVariant: string; /** Hashes (client/names.ts). */ directActionSources: readonly string[] };
   /**
    * Message templates and the booking options' labels, in the message language (cta.yaml); `city`
-   * is each city's line (cta.yaml cityLine with the city's name), `general` the empty line.
+   * is each city's line (cta.yaml cityLine with the city's name), `general` the empty line;
+   * `location` the places in the client's own words (booking.messageLocation: "mi hotel"); `locale`
+   * the message language's locale, for the date.
    */
-  messages: Omit<Site['data']['cta']['messages'], 'cityLine'> & { city: Record<string, string>; duration: Record<string, string>; location: Record<string, string> };
+  messages: Omit<Site['data']['cta']['messages'], 'cityLine'> & { city: Record<string, string>; duration: Record<string, string>; location: Record<string, string>; locale: string };
   /**
    * Listing sites, not spelled out (client/names.ts): `directorySources` and `directActionSources`
    * as hashes of utm_source values, `referrers` as hash of a domain → base64 source label.
@@ -106,7 +108,8 @@ export function clientData(ctx: PageContext): ClientData {
       reference: cta.messages.reference,
       city: cityLines(site, label),
       duration: Object.fromEntries(booking.durations.map((d) => [d.id, label(`booking.duration.${d.id}`)])),
-      location: Object.fromEntries(booking.locations.map((l) => [l, label(`booking.location.${l}`)])),
+      location: Object.fromEntries(booking.locations.map((l) => [l, label(`booking.messageLocation.${l}`)])),
+      locale: label('lang.locale'),
     },
     tracking: {
       directorySources: tracking.directorySources.map(nameHash),

@@ -92,7 +92,7 @@ export const model = defineModel<Data, Config>({
   },
   socialImage: (site) => site.data.gallery.socialImage.file,
   // Every page's client data carries the WhatsApp message's option labels, in the message language.
-  sharedText: (key, lang, site) => lang === site.data.cta.messageLanguage && (key.startsWith('booking.duration.') || key.startsWith('booking.location.') || /^city\.[^.]+\.name$/.test(key)),
+  sharedText: (key, lang, site) => lang === site.data.cta.messageLanguage && (key === 'lang.locale' || key.startsWith('booking.duration.') || key.startsWith('booking.messageLocation.') || /^city\.[^.]+\.name$/.test(key)),
   scaffolds: {
     city: {
       description:

@@ -11,11 +11,14 @@ const FORM_TEXTS = ['required', 'invalidEmail', 'invalidPhone', 'tooSoon', 'inva
  */
 export function Booking({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
-  // Preselected: the first active city; the client switches to ?city=<id> (city pages link so).
-  const chosen = site.data.cities.find((c) => c.status === 'active') ?? site.data.cities[0]!;
+  // No city is preselected: the visitor chooses one (an empty first choice, as a required select
+  // must have), or comes from a city's page with ?city=<id>, which the client selects. Until then
+  // the 3-hour rule and the date field run on the first active city's clock.
+  const fallback = site.data.cities.find((c) => c.status === 'active') ?? site.data.cities[0]!;
+  const upcoming = site.data.cities.filter((c) => c.status === 'upcoming');
   // Validation and status texts travel with the form (data-texts), not in every page's site data.
   const texts = Object.fromEntries(FORM_TEXTS.map((k) => [k, t(`booking.error.${k}`, { hours: site.data.booking.minAdvanceHours, phone: site.config.contact.phone })]));
-  const zoneLine = (c: typeof chosen) => t('booking.timezone', { city: t(`city.${c.id}.name`), cityId: c.id, zone: c.timezone });
+  const zoneLine = (c: typeof fallback) => t('booking.timezone', { city: t(`city.${c.id}.name`), cityId: c.id, zone: c.timezone });
   const field = (id: string, input: ReactNode, hint?: string) => (
     <div className="field" data-field={id}>
       <label htmlFor={`booking-${id}`}>
@@ -45,20 +48,32 @@ export function Booking({ ctx }: { ctx: PageContext }) {
           <p>{t('booking.noscript.text')}</p>
           <ContactButtons ctx={ctx} context="booking-noscript" />
         </div>
-        <form className="booking-form" data-booking data-js-only method="post" noValidate aria-describedby="booking-timezone" data-timezone={chosen.timezone} data-min-hours={site.data.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
+        <form className="booking-form" data-booking data-js-only method="post" noValidate aria-describedby="booking-timezone" data-timezone={fallback.timezone} data-min-hours={site.data.booking.minAdvanceHours} data-texts={JSON.stringify(texts)}>
           {field(
             'city',
-            <select id="booking-city" name="city" required defaultValue={chosen.id} aria-describedby="booking-timezone">
+            <select id="booking-city" name="city" required defaultValue="" aria-describedby="booking-timezone">
+              <option value="" disabled>
+                {t('booking.choose')}
+              </option>
               {site.data.cities.map((c) => (
                 <option key={c.id} value={c.id} data-timezone={c.timezone} data-zone-line={zoneLine(c)}>
-                  {t(`city.${c.id}.name`)}
+                  {c.status === 'upcoming' ? t('booking.cityUpcoming', { city: t(`city.${c.id}.name`) }) : t(`city.${c.id}.name`)}
                 </option>
               ))}
             </select>,
           )}
-          <p id="booking-timezone" className="hint" aria-live="polite" data-zone-text>
-            {zoneLine(chosen)}
-          </p>
+          {/* What the chosen city brings, read out when it changes: its time zone and, for a city
+              that is coming soon, a note saying so (from its page's link too). */}
+          <div className="city-notes" aria-live="polite">
+            <p id="booking-timezone" className="hint" data-zone-text>
+              {t('booking.timezoneAny')}
+            </p>
+            {upcoming.map((c) => (
+              <p key={c.id} className="form-note" data-upcoming={c.id} hidden>
+                {t('booking.upcoming', { city: t(`city.${c.id}.name`), cityId: c.id })}
+              </p>
+            ))}
+          </div>
           {field('name', <input id="booking-name" name="name" type="text" autoComplete="given-name" required placeholder={t('booking.placeholder.name')} maxLength={60} />)}
           {field('phone', <input id="booking-phone" name="phone" type="tel" autoComplete="tel" placeholder={t('booking.placeholder.phone')} maxLength={30} />)}
           {field('email', <input id="booking-email" name="email" type="email" autoComplete="email" placeholder={t('booking.placeholder.email')} maxLength={120} />)}

@@ -157,6 +157,8 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     const page = await context.newPage();
     await page.goto(`${base}/es/booking`);
     await settled(page);
+    // The city is chosen explicitly (its own test is booking-handoff.test.ts).
+    await page.locator('#booking-city').selectOption('madrid');
     await page.locator('form[data-booking] button[type="submit"]').click();
     const name = page.locator('#booking-name');
     expect(await name.getAttribute('aria-invalid')).toBe('true');
@@ -190,6 +192,10 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     });
     await page.goto(`${base}/booking?utm_source=eros&utm_medium=listing`);
     await settled(page);
+    // The city is chosen explicitly (issue 22); the message says which.
+    const cities = parse(readFileSync(path.join(SHIPPED_CONTENT, 'data/cities.yaml'), 'utf8')) as { id: string; status: string }[];
+    const booked = cities.find((c) => c.status === 'active') ?? cities[0]!;
+    await page.locator('#booking-city').selectOption(booked.id);
     await page.locator('#booking-name').fill('Carlos');
     await page.locator('#booking-phone').fill('+34 612 345 678');
     await page.locator('#booking-date').fill('2099-06-01');
@@ -211,17 +217,16 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     // Expected text from the content files, independently of the client's builder.
     const cta = parse(readFileSync(path.join(SHIPPED_CONTENT, 'data/cta.yaml'), 'utf8'));
     const es = parse(readFileSync(path.join(SHIPPED_CONTENT, 'i18n/es.yaml'), 'utf8'));
-    // Without ?city= the form books the first active city: the message says which.
-    const cities = parse(readFileSync(path.join(SHIPPED_CONTENT, 'data/cities.yaml'), 'utf8')) as { id: string; status: string }[];
-    const booked = cities.find((c) => c.status === 'active') ?? cities[0]!;
     const text = [
       cta.messages.intro[variant].replace('{city}', cta.messages.cityLine.replace('{city}', es.city[booked.id].name)),
       'Nombre: Carlos',
       'Teléfono: +34 612 345 678',
-      'Fecha: 2099-06-01',
+      // The date as the message language writes it, not as the form stores it (issue 22).
+      `Fecha: ${new Intl.DateTimeFormat(es.lang.locale, { dateStyle: 'full', timeZone: 'UTC' }).format(Date.UTC(2099, 5, 1))}`,
       'Hora: 21:30',
       `Duración: ${es.booking.duration.dinner}`,
-      `Lugar: ${es.booking.location.restaurant}`,
+      // The place in the client's own words (issue 22: "mi hotel", not the form's "Tu hotel").
+      `Lugar: ${es.booking.messageLocation.restaurant}`,
       'Mensaje: Мы — ¿vale? ελληνικά',
       'Ref: eros / listing',
     ].join('\n');

@@ -245,7 +245,10 @@ describe('inner pages', () => {
     });
     expect([...form.querySelectorAll('[name="location"] option[value]:not([value=""])')].map((o) => o.getAttribute('value'))).toEqual(c.booking.locations);
     for (const f of ['name', 'phone', 'email']) expect(form.querySelector(`[name="${f}"]`)!.getAttribute('placeholder'), f).toBe(T(en, `booking.placeholder.${f}`));
-    expect(c.cities.some((city: { timezone: string }) => text(doc, '#booking-timezone').includes(city.timezone))).toBe(true);
+    // No city is chosen for the visitor (issue 22): the line says times are the chosen city's, and
+    // each city's own line, with its zone, travels with its option.
+    expect(text(doc, '#booking-timezone')).toBe(T(en, 'booking.timezoneAny'));
+    for (const city of c.cities) expect(doc.querySelector(`#booking-city option[value="${city.id}"]`)!.getAttribute('data-zone-line'), city.id).toContain(city.timezone);
     // The direct links in the form's place until the script takes the form over (R-SAFE-10).
     expect(doc.querySelector('[data-booking-slot] [data-booking-fallback]')!.innerHTML).toContain(`https://wa.me/${digits(c.site.contact.whatsapp).replace('+', '')}`);
   });

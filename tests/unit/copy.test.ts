@@ -6,7 +6,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { SHIPPED_CONTENT } from '../helpers/site.ts';
+import { flatten } from '../helpers/content.ts';
 
 const read = (file: string) => readFileSync(file, 'utf8');
 const i18n = path.join(SHIPPED_CONTENT, 'i18n');
@@ -160,5 +162,52 @@ describe('copy: Spanish register', () => {
     expect(probe('Si lo desea, le acompaño. Piense en la ocasión.')).toBeGreaterThan(0);
     expect(probe('Envíe su solicitud por WhatsApp.')).toBeGreaterThan(0);
     expect(probe('Reserva con antelación y envíame tu solicitud.')).toBe(0);
+  });
+});
+
+/**
+ * A booking request described as already sent (issue 22, decisions.md "Booking and WhatsApp"): the
+ * form only opens WhatsApp with the message; the visitor sends it there, or not.
+ */
+const CLAIMS_SENT: Record<string, RegExp> = {
+  en: /\b(?:request|message)\b[^.]*?\b(?:sent|handed|passed|delivered)\b|\bsent (?:via|to)\b/i,
+  es: /\b(?:solicitud|mensaje)\b[^.]*?\b(?:enviad[oa]|pasad[oa]|entregad[oa])\b/i,
+  ru: word('передан\\p{L}*|отправлен\\p{L}*|доставлен\\p{L}*'),
+  el: word('στάλθηκε|εστάλη|μεταφέρθηκε|παραδόθηκε'),
+  fr: /\b(?:demande|message)\b[^.]*?\b(?:envoyée?|transmise?|remise?)\b/i,
+};
+/** One language's text table, flattened ('booking.success.title' → text). */
+const table = (lang: string) => flatten(parse(read(path.join(i18n, `${lang}.yaml`))) as Record<string, unknown>);
+
+describe('copy: the WhatsApp handoff', () => {
+  for (const lang of languages.filter((l) => CLAIMS_SENT[l])) {
+    it(`[R-BOOK-5] ${lang}: the page after the handoff says WhatsApp opened, never that the request was sent`, () => {
+      const texts = table(lang);
+      const shown = ['booking.success.title', 'booking.success.text'].map((k) => texts[k] ?? '');
+      expect(shown.every(Boolean), `${lang}: the success texts exist`).toBe(true);
+      expect(shown.filter((s) => CLAIMS_SENT[lang]!.test(s))).toEqual([]);
+    });
+  }
+
+  it('[R-BOOK-5] the "sent" scan finds the claims it is meant to find', () => {
+    expect(CLAIMS_SENT.en!.test('Request sent via WhatsApp')).toBe(true);
+    expect(CLAIMS_SENT.es!.test('Solicitud enviada a WhatsApp')).toBe(true);
+    expect(CLAIMS_SENT.ru!.test('Заявка передана в WhatsApp')).toBe(true);
+    expect(CLAIMS_SENT.el!.test('Το αίτημα στάλθηκε στο WhatsApp')).toBe(true);
+    expect(CLAIMS_SENT.fr!.test('Demande transmise à WhatsApp')).toBe(true);
+    expect(CLAIMS_SENT.en!.test('Your message is ready in WhatsApp. Once you send it there, I will reply.')).toBe(false);
+  });
+
+  it('[R-BOOK-3] every language names each place in the client\'s own words for the message ("mi hotel"), not as the form asks it ("Tu hotel")', () => {
+    const locations = (parse(read(path.join(SHIPPED_CONTENT, 'data', 'booking.yaml'))) as { locations: string[] }).locations;
+    const problems: string[] = [];
+    for (const lang of languages) {
+      const texts = table(lang);
+      for (const id of locations) if (!texts[`booking.messageLocation.${id}`]) problems.push(`${lang}: booking.messageLocation.${id} is missing`);
+      // Some places read the same either way ("private apartment"); not all of them ("your hotel").
+      const same = locations.filter((id) => texts[`booking.messageLocation.${id}`]?.toLowerCase() === texts[`booking.location.${id}`]?.toLowerCase());
+      if (same.length === locations.length) problems.push(`${lang}: the message names every place as the form asks it`);
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -62,7 +62,8 @@ const templates = {
   fields: { name: 'Nombre: {value}', phone: 'Teléfono: {value}', email: 'Email: {value}', date: 'Fecha: {value}', time: 'Hora: {value}', duration: 'Duración: {value}', location: 'Lugar: {value}', message: 'Mensaje: {value}' },
   reference: 'Ref: {value}',
   duration: { '1h': '1 hora', dinner: 'Cena' },
-  location: { hotel: 'Tu hotel' },
+  location: { hotel: 'mi hotel' },
+  locale: 'es-ES',
 };
 
 describe('[R-BOOK-3][R-BOOK-6] message builder', () => {
@@ -76,10 +77,21 @@ describe('[R-BOOK-3][R-BOOK-6] message builder', () => {
 
   it('adds the fields with Spanish option labels and the reference', () => {
     const text = buildMessage({ templates, variant: 'direct_action', city: 'madrid', fields: { name: ' Ana ', duration: 'dinner', location: 'hotel', message: 'Привет\nκαλησπέρα' }, reference: 'eros / cpc' });
-    expect(text).toBe('Hola, quiero reservar en Madrid.\nNombre: Ana\nDuración: Cena\nLugar: Tu hotel\nMensaje: Привет καλησπέρα\nRef: eros / cpc');
+    expect(text).toBe('Hola, quiero reservar en Madrid.\nNombre: Ana\nDuración: Cena\nLugar: mi hotel\nMensaje: Привет καλησπέρα\nRef: eros / cpc');
     const url = whatsappUrl('34600000000', text);
     expect(url.startsWith('https://wa.me/34600000000?text=')).toBe(true);
     expect(decodeURIComponent(url.split('text=')[1]!)).toBe(text);
+  });
+
+  it('[R-BOOK-3] writes the date as the message language does (issue 22: not 2026-11-30), anything unreadable as typed', () => {
+    const date = (d: string, locale = 'es-ES') => buildMessage({ templates: { ...templates, locale }, variant: 'direct_action', city: 'general', fields: { date: d } }).split('\n')[1];
+    expect(date('2026-11-30')).toBe(`Fecha: ${new Intl.DateTimeFormat('es-ES', { dateStyle: 'full', timeZone: 'UTC' }).format(Date.UTC(2026, 10, 30))}`);
+    expect(date('2026-11-30')).toMatch(/^Fecha: lunes, 30 de noviembre de 2026$/);
+    expect(date('2026-11-30', 'el-GR')).toMatch(/Νοεμβρίου 2026/);
+    // The same calendar day whatever the browser's time zone (the form's value is a day, not an instant).
+    expect(date('2027-01-01')).toMatch(/1 de enero de 2027/);
+    expect(date('2026-02-30')).toBe('Fecha: 2026-02-30');
+    expect(date('mañana')).toBe('Fecha: mañana');
   });
 
   it('stays under 1,000 characters by shortening the free text', () => {
