@@ -6,17 +6,20 @@
  * per command (fast: help needs no content).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
+import { NODE_VERSION } from '../../src/output/hosts/deploy.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GUIDES = ['operator.md', 'cli.md', 'deploy.md', 'architecture.md', 'benchmarks.md'];
 const DOCS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
-const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+const scripts = pkg.scripts;
 
 /** A markdown file split into prose (code removed) and code (fenced lines and inline spans). */
 function parse(text: string): { prose: string; code: string[]; headings: string[] } {
@@ -230,7 +233,8 @@ describe('[R-GEN-3] README and docs/', () => {
     let checked = 0;
     for (const [file, { code }] of parsed) {
       for (const line of code) {
-        const m = /npx wrangler ((?:[a-z][\w-]*\s+)+)(.*)/.exec(line.split('#')[0]!);
+        // `npx --yes wrangler@<version> pages deploy dist …` (as the deploy guide runs it) or `npx wrangler …`
+        const m = /npx (?:--yes )?wrangler(?:@[\w.-]+)? ((?:[a-z][\w-]*(?:\s+|$))+)(.*)/.exec(line.split('#')[0]!);
         if (!m) continue;
         // The subcommand is the leading words that wrangler knows (`pages deploy`), the rest its arguments.
         const words = m[1]!.trim().split(/\s+/);
@@ -249,5 +253,72 @@ describe('[R-GEN-3] README and docs/', () => {
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(0);
+  });
+});
+
+describe('[R-OPS-11] the deploy guide, for a non-programmer', () => {
+  const deploy = read('docs/deploy.md');
+
+  it('every host tool it runs with npx works after the documented `npm ci --omit=dev`: `npx --yes <package>@<exact version>`; a devDependency at the installed version, so that a full `npm ci` runs it offline', () => {
+    const problems: string[] = [];
+    const tools = new Map<string, string>();
+    for (const line of parsed.get('docs/deploy.md')!.code) {
+      for (const m of line.replace(/\s#\s.*$/, '').matchAll(/\bnpx\s+((?:--?[\w-]+\s+)*)(\S+)/g)) {
+        const [, flags, spec] = m as unknown as [string, string, string];
+        if (spec === 'site' || spec.startsWith('<')) continue; // this project's own CLI, in every install; a placeholder
+        const pinned = /^(@?[^@\s]+)@(\d+\.\d+\.\d+)$/.exec(spec);
+        // Bare, npx stops without a terminal ("npx canceled due to missing packages") or runs whatever is newest.
+        if (!/(?:^|\s)--yes\s/.test(flags) || !pinned) {
+          problems.push(`"${line.trim()}": npx ${spec} is not installed by npm ci --omit=dev: write npx --yes <package>@<exact version>`);
+          continue;
+        }
+        const [, name, version] = pinned as unknown as [string, string, string];
+        const dev = pkg.devDependencies[name];
+        if (dev !== undefined && dev !== version) problems.push(`"${line.trim()}": ${name} is ${dev} in devDependencies, the guide pins ${version}`);
+        if (dev !== undefined) tools.set(name, version);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(tools.get('wrangler')).toBe(pkg.devDependencies.wrangler);
+    // On a machine with the full `npm ci`, the pinned command runs the installed tool: offline, from an empty npm cache.
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'site-npx-cache-'));
+    try {
+      for (const [name, version] of tools) {
+        const r = spawnSync('npx', ['--yes', `${name}@${version}`, '--version'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, npm_config_offline: 'true', npm_config_cache: cache, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+        });
+        expect(r.status, `npx --yes ${name}@${version} --version\n${r.stderr}`).toBe(0);
+        expect(r.stdout).toContain(version);
+      }
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('every host has a step-by-step guide: the account it needs, numbered steps to the first deploy, the Node.js version, `baseUrl`, and what to check after deploying', () => {
+    expect(parsed.get('docs/deploy.md')!.headings).toContain('Before the first deploy');
+    const sections = [...deploy.matchAll(/^## (.+\(`--host (\w+)`.*\))\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)].map((m) => ({ title: m[1]!, host: m[2]!, text: m[3]! }));
+    expect(sections.map((x) => x.host).sort()).toEqual(['cloudflare', 'netlify', 'nginx', 's3', 'static', 'vercel']);
+    const missing: string[] = [];
+    for (const { title, text } of sections) {
+      const need = (what: string, ok: boolean) => ok || missing.push(`${title}: ${what}`);
+      need('"**You need**" (the account or server)', text.includes('**You need**'));
+      need('numbered steps', /^1\. [\s\S]*^2\. [\s\S]*^3\. /m.test(text));
+      need('the Node.js version', /\*\*Node\.js version[:.]?\*\*/.test(text));
+      need('`baseUrl`', text.includes('`baseUrl`'));
+      need('"Check after deploying" with curl', /\*\*Check after deploying[\s\S]*?```sh\n\s*curl -I /.test(text));
+    }
+    expect(missing).toEqual([]);
+    // The config file each host reads, as the build writes it beside the output, with the Node.js version it sets.
+    for (const [host, file] of [['cloudflare', 'wrangler.toml'], ['netlify', 'netlify.toml']] as const) {
+      const text = sections.find((x) => x.host === host)!.text;
+      expect(text).toContain(`dist.host/${file}`);
+      expect(text).toContain(`cp dist.host/${file} .`);
+      expect(text).toContain(`NODE_VERSION = "${NODE_VERSION}"`);
+    }
+    expect(deploy).toContain(`Install Node.js ${NODE_VERSION}`);
   });
 });
