@@ -176,6 +176,11 @@ export const legalSchema = z.strictObject({
   address: z.string().min(1),
   email: z.email(),
   jurisdiction: z.string().min(1),
+  /**
+   * When each page last changed, shown as its "Last updated" date: the operator's date, never the
+   * build's (which would change the page on every build).
+   */
+  updated: z.strictObject({ privacy: isoDate, legal: isoDate }),
   /** Supervisory authorities the privacy policy names (the visitor may complain to their own country's). */
   authorities: z
     .array(

@@ -85,7 +85,10 @@ export function Legal({ ctx }: { ctx: PageContext }) {
             )}
           </section>
         ))}
-        <p className="muted">{t('legal.updated', { date: ctx.format.date(site.today) })}</p>
+        <p className="muted">
+          {/* The date kept on one line (no break between day, month and year). */}
+          {t('legal.updated', { date: ctx.format.date(l.updated[id]).replace(/ /g, '\u00a0') })}
+        </p>
       </article>
     </main>
   );

@@ -18,12 +18,15 @@ export interface Rendered {
   warnings: string;
 }
 
-/** Build `contentDir` in memory with the CLI's options (`host`, `baseUrl`, `drafts`, `strict`); throws with every diagnostic when it fails. */
-export async function renderSite(contentDir: string, opts: Omit<CliOptions, 'content' | 'out'> = {}): Promise<Rendered> {
+/**
+ * Build `contentDir` in memory with the CLI's options (`host`, `baseUrl`, `drafts`, `strict`); throws
+ * with every diagnostic when it fails. The build date is EPOCH's unless `epoch` (SOURCE_DATE_EPOCH) says otherwise.
+ */
+export async function renderSite(contentDir: string, { epoch = EPOCH, ...opts }: Omit<CliOptions, 'content' | 'out'> & { epoch?: string } = {}): Promise<Rendered> {
   const started = performance.now();
   // An output path is required by the config (and checked like the CLI's); nothing is written there
   // unless the test materializes the build (host files such as nginx.conf name this folder).
-  const config = { ...resolveConfig({ ...opts, content: contentDir, out: path.join(tmpDir('site-memory-'), 'dist'), quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) };
+  const config = { ...resolveConfig({ ...opts, content: contentDir, out: path.join(tmpDir('site-memory-'), 'dist'), quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: epoch }) };
   const writer = new MemoryWriter();
   try {
     const result = await build(config, writer);
