@@ -114,7 +114,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   const fail = async (stage: string): Promise<never> => {
     await writer.abort();
-    throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || config.strict));
+    throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || (config.strict && d.severity === 'warning')));
   };
   const compiling = compileCode(config, cache);
 
@@ -354,7 +354,11 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, keys] of missing) {
-    diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by templates but missing in ${lang} (the key is shown instead): ${[...keys].sort().slice(0, 10).join(', ')}` });
+    const list = [...keys].sort();
+    const shown = `${list.slice(0, 10).join(', ')}${list.length > 10 ? `, … (site check --missing ${lang} lists all)` : ''}`;
+    // A published build never shows a raw key: only drafts (--drafts, site watch) show one, for review.
+    if (config.drafts) diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by pages but missing in ${lang} (shown as the key in this draft build): ${shown}` });
+    else diags.error({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.size} key(s) used by pages are missing in ${lang}: write them, or make ${lang} a draft (site.yaml draftLanguages) until it is complete: ${shown}` });
   }
   pageProgress.end();
   return pages;

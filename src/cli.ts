@@ -4,7 +4,7 @@ import path from 'node:path';
 import { build, type BuildResult } from './build.ts';
 import { resolveConfig, siteFolder, type CliOptions } from './config.ts';
 import { loadSiteModel } from './render/templates.ts';
-import { BuildError, formatDiagnostic, formatFailure, type Diagnostic } from './diagnostics.ts';
+import { BuildError, formatDiagnostic, formatFailure, useColor, type Diagnostic, type PrintOptions } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
 import { runWorkerRole } from './render/parallel.ts';
@@ -16,11 +16,12 @@ import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
 import { ContentFileError } from './commands/content-files.ts';
+import { missingKeys } from './commands/missing.ts';
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
 /** The end-of-build summary: pages by kind and language, bytes, time, warnings. */
-export function formatSummary(result: BuildResult, outDir: string): string {
+export function formatSummary(result: BuildResult, outDir: string, print: PrintOptions = {}): string {
   const { stats } = result;
   const langs = stats.languages;
   const total = Object.values(stats.pages).reduce((n, byLang) => n + Object.values(byLang).reduce((a, b) => a + b, 0), 0);
@@ -51,12 +52,13 @@ export function formatSummary(result: BuildResult, outDir: string): string {
   }
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   lines.push(warnings.length ? `${warnings.length} warning(s):` : 'No warnings.');
-  for (const w of warnings) lines.push(`  ${formatDiagnostic(w)}`);
+  for (const w of warnings) lines.push(`  ${formatDiagnostic(w, print)}`);
+  for (const n of result.diagnostics.filter((d) => d.severity === 'note')) lines.push(`  ${formatDiagnostic(n, print)}`);
   return lines.join('\n');
 }
 
-function printErrors(stage: string, diagnostics: Diagnostic[]): void {
-  console.error(formatFailure(stage, diagnostics));
+function printErrors(stage: string, diagnostics: Diagnostic[], verbose = false): void {
+  console.error(formatFailure(stage, diagnostics, { color: useColor(process.stderr), verbose }));
 }
 
 async function runBuild(opts: CliOptions): Promise<number> {
@@ -84,13 +86,13 @@ async function runBuild(opts: CliOptions): Promise<number> {
     // From the CLI bundle (bin/site.js), large builds render on every core with it as the worker entry.
     const workerEntry = import.meta.url.endsWith('.mjs') ? new URL(import.meta.url) : undefined;
     const result = await build(config, writer, { workerEntry });
-    if (!opts.quiet) console.log(formatSummary(result, config.outDir));
+    if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   } catch (err) {
     // A build that fails once published stays published (abort keeps it): say so, not "untouched".
     await writer.abort();
     if (err instanceof BuildError) {
-      printErrors(err.stage, err.diagnostics);
+      printErrors(err.stage, err.diagnostics, opts.verbose);
       return 1;
     }
     if (writer.published) console.error(`site build: the new build was published to ${config.outDir} (complete, with its host files) before this failure:`);
@@ -101,7 +103,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   }
 }
 
-async function runCheck(opts: CliOptions): Promise<number> {
+async function runCheck(opts: CliOptions & { missing?: string }): Promise<number> {
   const config = resolveConfig(opts);
   const { check } = await import('./commands/check.ts');
   try {
@@ -110,17 +112,32 @@ async function runCheck(opts: CliOptions): Promise<number> {
     const pages = Object.values(result.stats.pages).reduce((n, byLang) => n + Object.values(byLang).reduce((a, b) => a + b, 0), 0);
     console.log(`Checked ${config.contentDir}: ${pages} pages in ${result.stats.languages.length} languages would be built; nothing was written.`);
     console.log(warnings.length ? `${warnings.length} warning(s)${config.strict ? '' : ' (--strict makes them errors)'}:` : 'No problems.');
-    for (const w of warnings) console.log(`  ${formatDiagnostic(w)}`);
+    const print = { color: useColor(process.stdout), verbose: opts.verbose };
+    for (const w of warnings) console.log(`  ${formatDiagnostic(w, print)}`);
+    for (const n of result.diagnostics.filter((d) => d.severity === 'note')) console.log(`  ${formatDiagnostic(n, print)}`);
+    if (opts.missing) printMissing(config.contentDir, opts.missing);
     return 0;
   } catch (err) {
     if (err instanceof BuildError) {
       console.error(`Check failed (${err.stage}): ${err.diagnostics.length} problem(s).\n`);
-      for (const d of err.diagnostics.slice(0, 50)) console.error(`${formatDiagnostic(d)}\n`);
+      for (const d of err.diagnostics.slice(0, 50)) console.error(`${formatDiagnostic(d, { color: useColor(process.stderr), verbose: opts.verbose })}\n`);
       if (err.diagnostics.length > 50) console.error(`… and ${err.diagnostics.length - 50} more.`);
       return 1;
     }
     throw err;
   }
+}
+
+/**
+ * `site check --missing <lang>`: every text of the default language that <lang> lacks or still has
+ * marked untranslated, one per line with the default language's text, so a translator can work
+ * down the list (the build's warnings show the first ten).
+ */
+function printMissing(contentDir: string, lang: string): void {
+  const { missing, untranslated, defaultLanguage, reference } = missingKeys(contentDir, lang);
+  console.log(`\n${lang}: ${missing.length} text(s) missing, ${untranslated.length} marked untranslated (compared with ${defaultLanguage}):`);
+  for (const k of missing) console.log(`  missing       ${k}: ${JSON.stringify(reference[k])}`);
+  for (const k of untranslated) console.log(`  untranslated  ${k}: ${JSON.stringify(reference[k])}`);
 }
 
 /** The project's version (package.json), for `site --version`. */
@@ -234,8 +251,9 @@ export async function main(argv: string[]): Promise<number> {
     .option('--base-url <url>', 'absolute site URL for canonicals and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--host <name>', 'host target whose files to write: static, cloudflare, netlify, vercel, nginx or s3 (default: deploy.host in content/site.yaml, else static)')
     .option('--strict', 'treat warnings (missing translations, stale or sample content) as errors', false)
-    .option('--drafts', 'include draft posts and posts dated in the future', false)
+    .option('--drafts', 'include drafts: draft posts and posts dated in the future, draft languages and cities', false)
     .option('-q, --quiet', 'print nothing on success', false)
+    .option('-v, --verbose', 'print the whole list behind each warning (every sample value, every missing key)', false)
     .addHelpText('after', wrap('\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --host netlify\n  npx site build --content ../other-site/content --out /tmp/preview\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.'))
     .action(async (opts: CliOptions) => {
       code = await runBuild(opts);
@@ -245,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
     .option('--host <address>', HOST_HELP, '127.0.0.1')
     .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
-    .option('--drafts', 'include draft and future posts', false)
+    .option('--no-drafts', 'leave drafts out as a published build does (by default watch shows draft and future posts, draft languages and cities)')
     .action(async (opts: CliOptions & { port: string; host: string }) => {
       code = await runWatch(opts);
     });
@@ -262,8 +280,10 @@ export async function main(argv: string[]): Promise<number> {
     .description('Run every check of build (content, references, templates, images, pages) and write nothing. Exit code 0: the build would succeed; 1: it would fail.')
     .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
     .option('--strict', 'treat warnings as errors, as build --strict does', false)
-    .option('--drafts', 'include draft and future posts', false)
-    .action(async (opts: CliOptions) => {
+    .option('--drafts', 'include drafts: draft and future posts, draft languages and cities', false)
+    .option('-v, --verbose', 'print the whole list behind each warning (every sample value, every missing key)', false)
+    .option('--missing <lang>', 'also list every text <lang> lacks or has marked untranslated, with the default language\'s text')
+    .action(async (opts: CliOptions & { missing?: string }) => {
       code = await runCheck(opts);
     });
   const scaffold = program
@@ -287,7 +307,7 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (langCode: string, opts: { content: string }) => {
       const { newLanguage } = await import('./commands/new-language.ts');
       const { files, untranslated } = newLanguage(path.resolve(opts.content), langCode);
-      code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. site check lists what is left; build --strict fails while any remains.`]);
+      code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. The language is a draft (site.yaml draftLanguages): site watch shows it, a published build leaves it out until you take it off that list. site check --drafts --missing ${langCode} lists what is left.`]);
     });
   // The site's own kinds (`site new <kind>`): declared by its model, loaded only for `site new`.
   if (argv[2] === 'new' || (argv[2] === 'help' && argv[3] === 'new')) {

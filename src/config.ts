@@ -43,6 +43,8 @@ export interface CliOptions {
   strict?: boolean;
   drafts?: boolean;
   quiet?: boolean;
+  /** Print the details behind each warning. */
+  verbose?: boolean;
 }
 
 /**

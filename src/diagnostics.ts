@@ -1,6 +1,7 @@
 /** Diagnostics: every problem the build finds, with the place it comes from. */
 
-export type Severity = 'error' | 'warning';
+/** A note says what the build did on purpose (a draft left out): never an error, even with --strict. */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** One problem: where (file, line, column), which field, and what was expected. */
 export interface Diagnostic {
@@ -16,7 +17,29 @@ export interface Diagnostic {
   field?: string;
   /** A few lines of the source around `line`, for the printer. */
   frame?: string;
+  /** The whole list behind a short message (every sample value, every missing key): shown with --verbose. */
+  details?: readonly string[];
 }
+
+/** How diagnostics are printed: colours for a terminal, details with --verbose. */
+export interface PrintOptions {
+  color?: boolean;
+  verbose?: boolean;
+}
+
+/**
+ * Colours on a terminal, the usual way: NO_COLOR (any value) turns them off, FORCE_COLOR (not 0)
+ * turns them on even in a pipe, else only when `stream` is a terminal that is not "dumb".
+ */
+export function useColor(stream: { isTTY?: boolean } = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' ) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
+}
+
+const SGR = { error: '31', warning: '33', note: '36', dim: '2', bold: '1' } as const;
+/** `text` in a colour when `on` (SGR codes; reset after). */
+export const paint = (on: boolean | undefined, style: keyof typeof SGR, text: string): string => (on ? `\x1b[${SGR[style]}m${text}\x1b[0m` : text);
 
 /** Collects diagnostics for one build; errors stop the build after the stage that found them. */
 export class Diagnostics {
@@ -30,6 +53,9 @@ export class Diagnostics {
   }
   warn(d: Omit<Diagnostic, 'severity'>): void {
     this.add({ ...d, severity: 'warning' });
+  }
+  note(d: Omit<Diagnostic, 'severity'>): void {
+    this.add({ ...d, severity: 'note' });
   }
   get errors(): Diagnostic[] {
     return this.items.filter((d) => d.severity === 'error');
@@ -48,7 +74,7 @@ export class BuildError extends Error {
     readonly stage: string,
     readonly diagnostics: Diagnostic[],
   ) {
-    super(`${stage}: ${diagnostics.length} error(s)\n${diagnostics.map(formatDiagnostic).join('\n')}`);
+    super(`${stage}: ${diagnostics.length} error(s)\n${diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`);
     this.name = 'BuildError';
   }
 }
@@ -67,19 +93,20 @@ export function printable(text: string, keepNewlines = false): string {
 }
 
 /** `file:line:col: severity [code] field: message` plus an optional code frame. */
-export function formatDiagnostic(d: Diagnostic): string {
+export function formatDiagnostic(d: Diagnostic, opts: PrintOptions = {}): string {
   let place = d.file ? printable(d.file) : '';
   if (d.file && d.line) place += `:${d.line}${d.column ? `:${d.column}` : ''}`;
-  const head = [place && `${place}:`, `${d.severity} [${d.code}]`, d.field && `${printable(d.field)}:`, printable(d.message)]
+  const head = [place && paint(opts.color, 'bold', `${place}:`), paint(opts.color, d.severity, `${d.severity} [${d.code}]`), d.field && `${printable(d.field)}:`, printable(d.message)]
     .filter(Boolean)
     .join(' ');
-  return d.frame ? `${head}\n${printable(d.frame, true)}` : head;
+  const details = opts.verbose && d.details?.length ? `\n${d.details.map((line) => `      ${printable(line)}`).join('\n')}` : '';
+  return `${head}${details}${d.frame ? `\n${paint(opts.color, 'dim', printable(d.frame, true))}` : ''}`;
 }
 
 /** What a failed build prints: the stage, how many problems, then each (the first 50) with its place and code frame. */
-export function formatFailure(stage: string, errors: readonly Diagnostic[]): string {
+export function formatFailure(stage: string, errors: readonly Diagnostic[], opts: PrintOptions = {}): string {
   const lines = [`Build failed (${stage}): ${errors.length} problem(s). The previous output was left untouched.\n`];
-  for (const d of errors.slice(0, 50)) lines.push(`${formatDiagnostic(d)}\n`);
+  for (const d of errors.slice(0, 50)) lines.push(`${formatDiagnostic(d, opts)}\n`);
   if (errors.length > 50) lines.push(`… and ${errors.length - 50} more.`);
   return lines.join('\n');
 }

@@ -26,7 +26,7 @@ export interface NewLanguageResult {
   untranslated: number;
 }
 
-/** Write i18n/<code>.yaml from the default language's table and add the code to site.yaml languages. */
+/** Write i18n/<code>.yaml from the default language's table and add the code to site.yaml languages, as a draft (draftLanguages). */
 export function newLanguage(contentDir: string, code: string): NewLanguageResult {
   if (!/^[a-z]{2,3}(?:-[A-Z]{2})?$/.test(code)) throw new UsageError(`"${code}" is not a language code such as fr, de or pt-BR`);
   const site = readDoc(contentDir, 'site.yaml');
@@ -56,6 +56,10 @@ export function newLanguage(contentDir: string, code: string): NewLanguageResult
   const files = [rel];
   if (isSeq(languages) && !languages.items.some((i) => isScalar(i) && i.value === code)) {
     languages.add(site.createNode(code));
+    // A draft until translated: site watch shows it, a published build leaves it out.
+    const drafts = site.get('draftLanguages');
+    if (isSeq(drafts)) drafts.add(site.createNode(code));
+    else site.set('draftLanguages', site.createNode([code], { flow: true }));
     writeContent(contentDir, 'site.yaml', site);
     files.push('site.yaml');
   }

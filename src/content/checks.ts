@@ -49,13 +49,14 @@ export function checkContent(site: Site, model: SiteModel, diags: Diagnostics): 
       code: 'sample',
       file: 'site.yaml',
       field: 'samples',
-      message: `${inUse.length} sample value(s) still in use; replace them before publishing: ${inUse.map((s) => `${s.field} = ${JSON.stringify(s.value)}`).join('; ')}`,
+      message: `${inUse.length} sample value(s) still in use; replace them before publishing: ${list(inUse.map((s) => s.field), 4)} (--verbose lists each)`,
+      details: inUse.map((s) => `${s.field} = ${JSON.stringify(s.value)}`),
     });
 
   for (const [lang, keys] of missingTranslations(site))
-    diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.length} key(s) missing in ${lang} (shown as the key): ${list(keys)}` });
+    diags.warn({ code: 'missing-translation', file: `i18n/${lang}.yaml`, message: `${keys.length} key(s) missing in ${lang} (shown as the key): ${list(keys)}`, details: keys });
   for (const [lang, keys] of Object.entries(site.untranslated))
-    if (keys.length) diags.warn({ code: 'untranslated', file: `i18n/${lang}.yaml`, message: `${keys.length} untranslated key(s) in ${lang} (marked ${JSON.stringify(UNTRANSLATED.trim())}; the text after the mark is shown meanwhile): ${list([...keys])}` });
+    if (keys.length) diags.warn({ code: 'untranslated', file: `i18n/${lang}.yaml`, message: `${keys.length} untranslated key(s) in ${lang} (marked ${JSON.stringify(UNTRANSLATED.trim())}; the text after the mark is shown meanwhile): ${list([...keys])}`, details: [...keys] })
   for (const [slug, langs] of missingPosts(site))
     diags.warn({ code: 'missing-translation', file: `blog/${slug}`, message: `post not translated into ${langs.join(', ')}: not built in ${langs.length > 1 ? 'those languages' : 'that language'}` });
 

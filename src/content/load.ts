@@ -76,7 +76,7 @@ export function modelReport(diags: Diagnostics, locate: (file: string, p: readon
   });
   return {
     error: (ref, message, code = 'reference') => diags.error({ code, ...at(ref), message }),
-    warn: (ref, message, code = 'content') => diags.warn({ code, ...at(ref), message }),
+    warn: (ref, message, code = 'content', details) => diags.warn({ code, ...at(ref), message, ...(details && { details }) }),
   };
 }
 
@@ -181,9 +181,11 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
     );
     if (opts.baseUrl) config.baseUrl = opts.baseUrl;
     config.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    leaveOutDraftLanguages(config, { texts, textFiles, untranslated }, opts.drafts, at, diags);
   }
 
-  const posts = config && blog ? await loadPosts(opts, config.languages, blog.categories, diags) : [];
+  const posts = config && blog ? await loadPosts(opts, config.languages, blog.categories, diags, config.draftLanguages) : [];
+  if (!opts.drafts) leaveOutDraftEntries(kinds, data, diags);
   if (siteFile) files.set('site.yaml', siteFile.file);
   if (pagesFile) files.set('pages.yaml', pagesFile.file);
   const locate = (file: string, p: readonly PropertyKey[]) => files.get(file)?.locate(p);
@@ -245,6 +247,55 @@ function checkLocale(file: YamlFile, locale: string | undefined, diags: Diagnost
   }
 }
 
+/**
+ * A published build leaves draft languages out (site.yaml draftLanguages): their pages, sitemap
+ * entries, hreflang links and menu entries; the build notes each with what it still misses.
+ * `--drafts` (and `site watch`) build them, showing a missing text as its key.
+ */
+function leaveOutDraftLanguages(
+  config: SiteConfig,
+  tables: { texts: Record<string, unknown>; textFiles: Record<string, unknown>; untranslated: Record<string, string[]> },
+  drafts: boolean,
+  at: (field: string) => { file: string; field: string },
+  diags: Diagnostics,
+): void {
+  const left: string[] = [];
+  config.draftLanguages.forEach((lang, i) => {
+    if (!config.languages.includes(lang)) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `"${lang}" is not in languages (${config.languages.join(', ')}): add it there too, or remove it here` });
+    else if (lang === config.defaultLanguage) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `the default language (${lang}) cannot be a draft` });
+    else if (!drafts) left.push(lang);
+  });
+  const reference = Object.keys((tables.texts[config.defaultLanguage] as Record<string, string> | undefined) ?? {});
+  for (const lang of left) {
+    const table = (tables.texts[lang] as Record<string, string> | undefined) ?? {};
+    const missing = reference.filter((k) => table[k] === undefined).length;
+    const untranslated = tables.untranslated[lang]?.length ?? 0;
+    diags.note({
+      code: 'draft',
+      file: `i18n/${lang}.yaml`,
+      message:
+        missing + untranslated
+          ? `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links; ${missing} text(s) missing and ${untranslated} untranslated (site check --drafts --missing ${lang} lists them). Preview with --drafts`
+          : `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links. Its texts are complete: take it off draftLanguages to publish it (preview with --drafts)`,
+    });
+    delete tables.texts[lang];
+    delete tables.textFiles[lang];
+    delete tables.untranslated[lang];
+  }
+  config.languages = config.languages.filter((l) => !left.includes(l));
+}
+
+/** Entries of the model's lists marked `draft: true` (a city being prepared) are left out of a published build, with a note. */
+function leaveOutDraftEntries(kinds: ReturnType<typeof dataFiles>, data: Record<string, unknown>, diags: Diagnostics): void {
+  for (const k of kinds) {
+    const list = data[k.key];
+    if (k.core || !Array.isArray(list) || !list.some((e) => (e as { draft?: unknown })?.draft === true)) continue;
+    const drafts = list.filter((e) => (e as { draft?: unknown }).draft === true) as { id?: string; slug?: string }[];
+    data[k.key] = list.filter((e) => (e as { draft?: unknown }).draft !== true);
+    diags.note({ code: 'draft', file: k.file, message: `${drafts.map((d) => d.id ?? d.slug ?? '?').join(', ')}: draft (draft: true), left out of this build with everything made from it; preview with --drafts` });
+  }
+}
+
 /** Checks between files that no single schema can see: unique ids in lists, page references. */
 function crossCheck(kinds: ReturnType<typeof dataFiles>, values: Record<string, unknown>, pages: z.output<typeof S.pagesSchema> | undefined, report: Report): void {
   const unique = (list: unknown, file: string, key: string) => {
@@ -299,6 +350,8 @@ async function loadPosts(
   languages: readonly string[],
   categories: readonly string[],
   diags: Diagnostics,
+  /** Languages of the site left out of this build (drafts): their posts are skipped, not errors. */
+  leftOut: readonly string[] = [],
 ): Promise<Post[]> {
   const blogDir = path.join(opts.contentDir, 'blog');
   let entries: Dirent[] = [];
@@ -329,6 +382,7 @@ async function loadPosts(
         continue;
       }
       const lang = m[1]!;
+      if (!languages.includes(lang) && leftOut.includes(lang)) continue;
       if (!languages.includes(lang)) {
         diags.error({ code: 'language', file: rel, field: 'language', message: `unknown language code "${lang}" (site.yaml languages: ${languages.join(', ')})` });
         continue;

@@ -83,7 +83,8 @@ export interface ContentRef {
 /** How a model reports problems: file, line and field are filled in from `at`. */
 export interface Report {
   error(at: ContentRef, message: string, code?: string): void;
-  warn(at: ContentRef, message: string, code?: string): void;
+  /** `details`: the whole list behind a short message, printed with --verbose. */
+  warn(at: ContentRef, message: string, code?: string, details?: readonly string[]): void;
 }
 
 /** What a model's reference checks see: whatever loaded (a file that failed to load is undefined). */

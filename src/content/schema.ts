@@ -49,6 +49,11 @@ export const siteFields = {
   colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i), background: z.string().regex(/^#[0-9a-f]{6}$/i) }),
   languages: z.array(langCode).min(1),
   defaultLanguage: langCode,
+  /**
+   * Languages still being translated (each also in `languages`): built by `site watch` and
+   * `--drafts` for review, left out of a published build until they are taken off this list.
+   */
+  draftLanguages: z.array(langCode).default([]),
   /** Prefix of every browser-storage key (`<prefix>.lang`, `<prefix>.consent`…): product-specific, so nothing clashes. */
   storageKey: z.string().regex(/^[a-z0-9._-]+$/),
   /** ISO 4217 code of every price on the site (formatted per language). */

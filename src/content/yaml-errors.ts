@@ -69,8 +69,11 @@ export function explainYamlErrors(source: string, errors: readonly ParserError[]
   const flow = /end with an? ([\]}])/.exec(first.message);
   if (flow) {
     const opener = flow[1] === ']' ? '[' : '{';
-    let open = L - 1;
-    for (let i = L - 1; i >= 1; i--) if (lines[i - 1]!.includes(opener)) { open = i; break; }
+    // The nearest line at or above the error where more of them open than close.
+    const closer = flow[1]!;
+    const unbalanced = (t: string) => t.split(opener).length > t.split(closer).length;
+    let open = L;
+    for (let i = Math.min(L, lines.length); i >= 1; i--) if (isContent(lines[i - 1]) && unbalanced(lines[i - 1]!)) { open = i; break; }
     return [{ line: Math.max(1, open), col: Math.max(1, (lines[open - 1] ?? '').lastIndexOf(opener) + 1), message: `a ${opener} … ${flow[1]} list starts here and is never closed: add ${flow[1]} at its end, on the same line` }];
   }
   if ((first.code === 'BAD_INDENT' || /bad indentation/.test(first.message)) && !lines.slice(0, L - 1).filter(isContent).map(indentOf).includes(indentOf(text))) {

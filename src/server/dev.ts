@@ -28,6 +28,8 @@ export interface DevServer {
   reload(): void;
   /** Show an error overlay in connected pages (and in pages that connect later), or clear it. */
   setError(message: string | undefined): void;
+  /** The last good build's warnings, shown in a small panel of connected pages (and later ones); empty clears it. */
+  setWarnings(lines: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const root = path.resolve(opts.root);
   const clients = new Set<ServerResponse>();
   let error: string | undefined;
+  let warnings: readonly string[] = [];
   const send = (res: ServerResponse, event: string, data: string) => res.write(`event: ${event}\ndata: ${data.split('\n').join('\ndata: ')}\n\n`);
   const inject = opts.reloadScript ? (html: string) => html.replace('</body>', `<script src="${RELOAD_PATH}" defer></script></body>`) : undefined;
 
@@ -102,6 +105,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       res.write(': connected\n\n');
       clients.add(res);
       if (error) send(res, 'build-error', error);
+      if (warnings.length) send(res, 'build-warnings', JSON.stringify(warnings));
       res.on('close', () => clients.delete(res));
       return;
     }
@@ -187,6 +191,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     setError(message) {
       error = message;
       if (message) for (const c of clients) send(c, 'build-error', message);
+    },
+    setWarnings(lines) {
+      warnings = lines;
     },
     close() {
       for (const c of clients) c.end();

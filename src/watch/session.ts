@@ -23,6 +23,8 @@ export interface RebuildReport {
   removed: string[];
   ms: number;
   warnings: number;
+  /** The build's warnings and notes, one formatted line each (terminal and overlay). */
+  warningList?: string[];
   /** Formatted errors when !ok. */
   error?: string;
 }
@@ -80,7 +82,7 @@ export class WatchSession {
       });
     } catch (err) {
       if (!(err instanceof BuildError)) throw err;
-      return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map(formatDiagnostic).join('\n\n')}` };
+      return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
     this.site = result.site!; // a session passes a cache, so its builds always render
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
@@ -93,6 +95,7 @@ export class WatchSession {
       removed: writer.removed,
       ms: performance.now() - started,
       warnings: result.diagnostics.filter((d) => d.severity === 'warning').length,
+      warningList: result.diagnostics.filter((d) => d.severity !== 'error').map((d) => formatDiagnostic(d)),
     };
   }
 

@@ -117,8 +117,16 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
     }
   };
   /** Print a rebuild and tell the browser (the server is up before the first report). */
+  let shownWarnings = '';
   const report = (r: RebuildReport) => {
     opts.log(formatReport(r, served));
+    // The warnings themselves, whenever they change (not only their number); and in the browser.
+    const list = r.warningList ?? [];
+    if (r.ok && list.join('\n') !== shownWarnings) {
+      shownWarnings = list.join('\n');
+      for (const line of list) opts.log(`  ${line}`);
+      server?.setWarnings(list);
+    }
     opts.onReport?.(r);
     if (r.ok) {
       served = true;

@@ -72,12 +72,16 @@ export const model = defineModel<Data, Config>({
         `medical checks are every ${health.intervalMonths} months; the last update (${health.lastUpdate}) was due again on ${due} (the site no longer shows a next check date): update the date after the next check`,
         'stale',
       );
-    cities.forEach((city, i) =>
-      city.timeline.forEach((m, j) => {
-        if (m.due < site.today)
-          report.warn({ file: data.cities.file, path: [i, 'timeline', j, 'due'] }, `launch milestone "${m.id}" of ${city.id} was due ${m.due}, before today (${site.today}): the page leaves it out until the timeline is updated`, 'stale');
-      }),
-    );
+    // One warning per city, at its first passed milestone: the dates are the details.
+    cities.forEach((city, i) => {
+      const past = city.timeline.filter((m) => m.due < site.today);
+      if (past.length)
+        report.warn(
+          { file: data.cities.file, path: [i, 'timeline', city.timeline.indexOf(past[0]!), 'due'] },
+          `${past.length} launch milestone(s) of ${city.id} passed (${past.map((m) => `${m.id} ${m.due}`).join(', ')}): the page leaves them out until the timeline is updated`,
+          'stale',
+        );
+    });
     const samples = reviews.filter((r) => r.sample);
     if (samples.length)
       report.warn({ file: data.reviews.file }, `${samples.length} sample review(s) (${samples.map((r) => r.id).join(', ')}) are shown labelled as samples and never marked up: replace them with real reviews`, 'sample');
@@ -105,7 +109,7 @@ export const model = defineModel<Data, Config>({
       ],
       run: (contentDir, id, opts) => ({
         files: newCity(contentDir, id, { timezone: opts.timezone!, name: opts.name, path: opts.path, status: opts.status as 'active' | 'upcoming' | undefined }),
-        next: `Write the city's texts (marked [untranslated]) and add its areas in data/cities.yaml; site check lists what is left.`,
+        next: `The city is a draft (draft: true in data/cities.yaml): site watch shows it, a published build leaves it out. Write its texts (marked [untranslated]) and its areas, then remove draft: true; site check --drafts lists what is left.`,
       }),
     },
   },

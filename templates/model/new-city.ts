@@ -48,7 +48,8 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   if ([...pageRows, ...rows].some((p) => p.path === routePath)) throw new UsageError(`a page is already at ${routePath} (choose another with --path)`);
   const model = rows[0];
   const changed = ['data/cities.yaml'];
-  list.add(cities.createNode({ id, path: routePath, timezone: opts.timezone, status }, { flow: false }));
+  // A draft until its texts are written: site watch shows it, a published build leaves it out.
+  list.add(cities.createNode({ id, path: routePath, timezone: opts.timezone, status, draft: true }, { flow: false }));
   writeContent(contentDir, 'data/cities.yaml', cities);
 
   const defaultLanguage = String(site.get('defaultLanguage'));

@@ -49,8 +49,11 @@ export function checkReferences(input: LoadedParts<Data, Config>, report: Report
     const table = input.texts[cta.messageLanguage];
     if (table)
       cities?.forEach((c, i) => {
-        if (table[`city.${c.id}.name`] === undefined)
-          report.error({ file: 'data/cities.yaml', path: [i, 'id'] }, `city "${c.id}" has no name in i18n/${cta.messageLanguage}.yaml (city.${c.id}.name), the WhatsApp message language: add it`, 'reference');
+        if (table[`city.${c.id}.name`] !== undefined) return;
+        const message = `city "${c.id}" has no name in i18n/${cta.messageLanguage}.yaml (city.${c.id}.name), the WhatsApp message language: add it`;
+        // A draft city is being prepared: its preview shows the id meanwhile.
+        if (c.draft) report.warn({ file: 'data/cities.yaml', path: [i, 'id'] }, message, 'reference');
+        else report.error({ file: 'data/cities.yaml', path: [i, 'id'] }, message, 'reference');
       });
   }
 }

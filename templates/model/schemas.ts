@@ -144,6 +144,8 @@ export const citiesSchema = z.array(
     path: routePath,
     timezone: fields.timeZone(),
     status: z.enum(['active', 'upcoming']),
+    /** Being prepared: built by site watch and --drafts, left out of a published build (its page, booking option, lists). */
+    draft: z.boolean().default(false),
     /** Gallery image id (data/gallery.yaml) shown on the city page. */
     image: id.optional(),
     areas: z.array(id).default([]),

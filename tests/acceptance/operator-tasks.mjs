@@ -42,8 +42,11 @@ step('fifth language: fr');
   const s = doc('site.yaml');
   const langs = s.get('languages');
   if (!langs.items.some((i) => (isScalar(i) ? i.value : i) === 'fr')) langs.add('fr');
+  // Shipped as a draft (reviewed in site watch): publishing it is taking it off draftLanguages.
+  const drafts = s.get('draftLanguages');
+  if (drafts) s.set('draftLanguages', drafts.items.map((i) => (isScalar(i) ? i.value : i)).filter((l) => l !== 'fr'));
   save('site.yaml', s);
-  console.log('site.yaml: languages += fr');
+  console.log('site.yaml: languages += fr, off draftLanguages');
 }
 
 // 2. A new city: scaffold it, then write its texts (here: keep the drafts, in every language).

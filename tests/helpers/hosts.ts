@@ -3,12 +3,12 @@
  * an engine serving it over real HTTP. Expected values come from the content (site.yaml,
  * data/redirects.yaml, data/directories.yaml, pages.yaml), never from the build's own rules.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { parse, parseDocument } from 'yaml';
+import { parse } from 'yaml';
 import { expect, it } from 'vitest';
-import { copyContent, materialize, read, SHIPPED_CONTENT } from './site.ts';
+import { copyContent, materialize, publishLanguage, read, SHIPPED_CONTENT } from './site.ts';
 import { renderSite } from './render.ts';
 import type { HostRules } from '../../src/output/hosts/rules.ts';
 
@@ -42,14 +42,8 @@ export const localized = (p: string, lang: string, def: string) => (lang === def
 export async function hostBuild(host: string, extra: { baseUrl?: string } = {}): Promise<HostBuild> {
   const content = copyContent(SHIPPED_CONTENT);
   const site = yamlOf<{ languages: string[]; defaultLanguage: string }>(content, 'site.yaml');
-  const languages = site.languages.includes(EXTRA_LANGUAGE) ? site.languages : [...site.languages, EXTRA_LANGUAGE];
-  if (languages !== site.languages) {
-    // Through the YAML document, so any way the operator wrote the list (flow or block) works.
-    const file = path.join(content, 'site.yaml');
-    const doc = parseDocument(readFileSync(file, 'utf8'));
-    doc.set('languages', languages);
-    writeFileSync(file, doc.toString());
-  }
+  // Listed and published (a draft language is taken off draftLanguages).
+  const languages = publishLanguage(content, EXTRA_LANGUAGE);
   const out = materialize((await renderSite(content, { host, ...extra })).out);
   const def = site.defaultLanguage;
   const redirects = yamlOf<{ from: string; to: string }[]>(content, 'data/redirects.yaml').flatMap((r) => languages.map((l) => [localized(r.from, l, def), localized(r.to, l, def)] as [string, string]));

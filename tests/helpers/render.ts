@@ -30,10 +30,10 @@ export async function renderSite(contentDir: string, { epoch = EPOCH, ...opts }:
   const writer = new MemoryWriter();
   try {
     const result = await build(config, writer);
-    const warnings = result.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic).join('\n');
+    const warnings = result.diagnostics.filter((d) => d.severity !== 'error').map((d) => formatDiagnostic(d)).join('\n');
     return { out: { memory: writer.output, beside: writer.beside, dir: config.outDir }, result, warnings };
   } catch (err) {
-    if (err instanceof BuildError) throw new Error(`build failed (${err.stage}):\n${err.diagnostics.map(formatDiagnostic).join("\n")}`, { cause: err });
+    if (err instanceof BuildError) throw new Error(`build failed (${err.stage}):\n${err.diagnostics.map((d) => formatDiagnostic(d)).join("\n")}`, { cause: err });
     throw err;
   } finally {
     countBuild('memory', contentDir, performance.now() - started);

@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
 import { countBuild } from './build-log.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -134,4 +135,19 @@ export function has(out: Out, file: string): boolean {
 /** The HTML pages of a build (no assets). */
 export function htmlFiles(out: Out): string[] {
   return listFiles(out).filter((f) => f.endsWith('.html'));
+}
+
+/**
+ * Publish `lang` in a content copy: listed in site.yaml `languages` and taken off `draftLanguages`
+ * (through the YAML document, so any way the operator wrote the lists works). Returns the languages.
+ */
+export function publishLanguage(contentDir: string, lang: string): string[] {
+  const file = path.join(contentDir, 'site.yaml');
+  const doc = parseDocument(readFileSync(file, 'utf8'));
+  const languages = (doc.get('languages', true) as { toJSON(): string[] }).toJSON();
+  if (!languages.includes(lang)) doc.set('languages', [...languages, lang]);
+  const drafts = (doc.get('draftLanguages', true) as { toJSON(): string[] } | undefined)?.toJSON() ?? [];
+  if (drafts.includes(lang)) doc.set('draftLanguages', drafts.filter((l) => l !== lang));
+  writeFileSync(file, doc.toString());
+  return languages.includes(lang) ? languages : [...languages, lang];
 }

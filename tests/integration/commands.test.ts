@@ -62,7 +62,8 @@ describe('site check', () => {
     expect(ok.stdout).toMatch(/warning \[sample\]/); // the same warnings build prints
     expect(listFiles(path.dirname(content))).toEqual(before);
     // The sample content has warnings: --strict turns them into a failure, as for build.
-    const strict = await runCli(['check', '--content', content, '--strict']);
+    // de is a draft language: --drafts checks it (a published check leaves it out).
+    const strict = await runCli(['check', '--content', content, '--strict', '--drafts']);
     expect(strict.code).toBe(1);
     edit(content, 'data/business.yaml', /offers: \[/, 'offers: [nonexistent, ');
     const bad = await runCli(['check', '--content', content]);
@@ -110,6 +111,8 @@ describe('scaffolding: site new post|language|city', () => {
     const de = flatten(parse(readFileSync(path.join(content, 'i18n/de.yaml'), 'utf8')));
     expect(Object.keys(de).sort()).toEqual([...enKeys, ...Object.keys(de).filter((k) => k.includes('barcelona'))].sort());
     expect(parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).languages).toContain('de');
+    // [R-OPS-8] a new language starts as a draft: a published build leaves it out until it is taken off the list.
+    expect(parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).draftLanguages).toContain('de');
     const marked = Object.values(de).filter((v) => v.startsWith('[untranslated] ')).length;
     expect(marked).toBeGreaterThan(enKeys.length - 10);
     expect(build.stdout).toContain(`i18n/de.yaml: warning [untranslated] ${marked} untranslated key(s) in de`);
@@ -122,7 +125,8 @@ describe('scaffolding: site new post|language|city', () => {
 
   it('[R-OPS-6] new city adds its entry, its page in every language and its texts, marked untranslated', () => {
     const cities = parse(readFileSync(path.join(content, 'data/cities.yaml'), 'utf8'));
-    expect(cities.at(-1)).toMatchObject({ id: 'barcelona', timezone: 'Europe/Madrid', status: 'active' });
+    // [R-OPS-8] a draft until its texts are written (built here with --drafts).
+    expect(cities.at(-1)).toMatchObject({ id: 'barcelona', timezone: 'Europe/Madrid', status: 'active', draft: true });
     const languages: string[] = parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).languages;
     for (const lang of languages) {
       const file = lang === 'en' ? 'barcelona.html' : `${lang}/barcelona.html`;
@@ -137,7 +141,8 @@ describe('scaffolding: site new post|language|city', () => {
   });
 
   it('[R-OPS-6] --strict fails while texts are untranslated; scaffolding never overwrites', async () => {
-    const strict = await runCli(['check', '--content', content, '--strict']);
+    // de is a draft language: --drafts checks it (a published check leaves it out).
+    const strict = await runCli(['check', '--content', content, '--strict', '--drafts']);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toMatch(/untranslated key\(s\) in de/);
     const again = await runCli(['new', 'language', 'de', '--content', content]);

@@ -10,7 +10,7 @@ import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../client/keys.ts';
 import { parseHtml } from '../helpers/dom.ts';
-import { copyContent, read, SHIPPED_CONTENT, type Out } from '../helpers/site.ts';
+import { copyContent, publishLanguage, read, SHIPPED_CONTENT, type Out } from '../helpers/site.ts';
 import { renderSite } from '../helpers/render.ts';
 
 /** GDPR Art. 15-18, 20, 21, 7(3) and 77: the rights the policy must list. */
@@ -32,8 +32,8 @@ beforeAll(async () => {
   // builds the fr table too, which ships complete but is off by default.
   site = yaml<Site>(content, 'site.yaml');
   site.analytics = { provider: 'ga4', id: 'G-TEST123' };
-  if (existsSync(path.join(content, 'i18n', 'fr.yaml')) && !site.languages.includes('fr')) site.languages.push('fr');
   writeFileSync(path.join(content, 'site.yaml'), stringify(site));
+  if (existsSync(path.join(content, 'i18n', 'fr.yaml'))) site.languages = publishLanguage(content, 'fr');
   legal = yaml<Legal>(SHIPPED_CONTENT, 'data/legal.yaml');
   privacyPath = yaml<{ id: string; path: string }[]>(SHIPPED_CONTENT, 'pages.yaml').find((p) => p.id === 'privacy')!.path;
   ({ out } = await renderSite(content));

@@ -98,6 +98,27 @@ describe('[R-BUILD-7] site watch', () => {
     expect(readdirSync(path.join(dir, 'dist'))).toEqual([]);
   });
 
+  it('[R-OPS-11] shows the warnings themselves, not only their number: in the terminal, and to pages in a panel', async () => {
+    // The shipped content has stale and sample values: the build warns (the expected codes come from the first build's own count).
+    const count = Number(/start → .*?(\d+) warning\(s\)/.exec(stdout)?.[1] ?? 0);
+    expect(count).toBeGreaterThan(0);
+    const lines = stdout.split('\n').filter((l) => /^ {2}\S.*: (warning|note) \[/.test(l));
+    expect(lines.filter((l) => l.includes(': warning ['))).toHaveLength(count);
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(320); // a line or two each
+    // A page that connects gets them as an event for its panel.
+    const late = await new Promise<string>((resolve) => {
+      http.get(`${base}/__site/events`, (r) => {
+        let text = '';
+        r.on('data', (c: Buffer) => {
+          text += c;
+          if (text.includes('event: build-warnings')) (r.destroy(), resolve(text));
+        });
+      });
+    });
+    const list = JSON.parse(/event: build-warnings\ndata: (.*)/.exec(late)![1]!) as string[];
+    expect(list.filter((l) => l.includes(': warning ['))).toHaveLength(count);
+  });
+
   it('serves the site with the reload script injected (never in the built files)', async () => {
     const res = await fetch(`${base}/es/rates`);
     expect(res.status).toBe(200);

@@ -1,0 +1,28 @@
+/** `site check --missing <lang>`: the texts a language lacks, or still has marked untranslated, compared with the default language. */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { flattenTexts } from '../content/texts.ts';
+import { takeUntranslated } from '../content/untranslated.ts';
+import { UsageError } from './usage.ts';
+
+export interface MissingTexts {
+  defaultLanguage: string;
+  /** The default language's texts, by key. */
+  reference: Record<string, string>;
+  missing: string[];
+  untranslated: string[];
+}
+
+export function missingKeys(contentDir: string, lang: string): MissingTexts {
+  const read = (rel: string) => parse(readFileSync(path.join(contentDir, rel), 'utf8')) as unknown;
+  const { defaultLanguage } = read('site.yaml') as { defaultLanguage: string };
+  if (!existsSync(path.join(contentDir, 'i18n', `${lang}.yaml`))) throw new UsageError(`--missing ${lang}: there is no text table i18n/${lang}.yaml`);
+  const ignore = () => undefined; // shape errors are the check's to report
+  const reference = flattenTexts(read(`i18n/${defaultLanguage}.yaml`), ignore);
+  takeUntranslated(reference);
+  const table = flattenTexts(read(`i18n/${lang}.yaml`), ignore);
+  const untranslated = new Set(takeUntranslated(table));
+  const keys = Object.keys(reference).sort();
+  return { defaultLanguage, reference, missing: keys.filter((k) => table[k] === undefined), untranslated: keys.filter((k) => untranslated.has(k)) };
+}
