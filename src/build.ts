@@ -16,6 +16,7 @@ import { listFilesSync } from './files.ts';
 import { checkPostRefs } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadSiteModel, loadTemplates, type TemplateModule } from './render/templates.ts';
+import { splitMissing } from './content/texts.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
@@ -353,7 +354,20 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
-  for (const [lang, keys] of missing) {
+  for (const [lang, entries] of missing) {
+    const file = `i18n/${lang}.yaml`;
+    const { keys: absent, args } = splitMissing(entries);
+    // A text using an argument the template showing it does not pass would show `{name}` on the page.
+    for (const { key, missing: names, passed } of args)
+      diags.error({
+        code: 'message',
+        file,
+        ...site.locate(file, key.split('.')),
+        field: key,
+        message: `uses {${names.join('}, {')}}, which the template showing it does not pass (pages would show "{${names[0]}}" as written; it passes ${passed.length ? `{${passed.join('}, {')}}` : 'no arguments'}): remove it, or write a fact such as {contact:phone}`,
+      });
+    if (!absent.length) continue;
+    const keys = new Set(absent);
     const list = [...keys].sort();
     const shown = `${list.slice(0, 10).join(', ')}${list.length > 10 ? `, … (site check --missing ${lang} lists all)` : ''}`;
     // A published build never shows a raw key: only drafts (--drafts, site watch) show one, for review.

@@ -12,8 +12,11 @@ export type MessageArgs = Record<string, string | number>;
 /** Parser options shared by the build check and the formatter (tags stay text: texts hold no markup). */
 export const PARSE_OPTIONS = { ignoreTag: true, requiresOtherClause: true } as const;
 
+/** Told the names of the arguments a message uses that its caller did not pass (they show as `{name}`). */
+export type MissingArguments = (names: readonly string[]) => void;
+
 /** A compiled message: a constant text, a substitution, or a formatter with the fact values it needs. */
-type Compiled = string | ((args: MessageArgs | undefined) => string) | { format: IntlMessageFormat; facts: MessageArgs | undefined; args: readonly string[]; raw: string };
+type Compiled = string | ((args: MessageArgs | undefined, missing?: MissingArguments) => string) | { format: IntlMessageFormat; facts: MessageArgs | undefined; args: readonly string[]; raw: string };
 
 /** Only `{name}` arguments (no plural, select, number format or quoting): ICU prints these as `String(value)`. */
 const SIMPLE = /^(?:[^{}']|'(?![{}'])|\{\s*[A-Za-z0-9_:-]+\s*\})*$/;
@@ -30,8 +33,11 @@ export function simpleParts(raw: string): string[] | undefined {
 /** One language's messages; `format` is what `t()` calls. */
 export interface Messages {
   readonly locale: string;
-  /** The formatted message, or undefined when the table has no such key. */
-  format(key: string, args?: MessageArgs): string | undefined;
+  /**
+   * The formatted message, or undefined when the table has no such key. An argument the message
+   * uses that `args` lacks shows as `{name}`, and `missing` is told its name.
+   */
+  format(key: string, args?: MessageArgs, missing?: MissingArguments): string | undefined;
   has(key: string): boolean;
 }
 
@@ -104,12 +110,15 @@ export function createMessages(
         else merged.push(parts[i]!, parts[i + 1]!);
       }
       if (merged.length === 1) return merged[0]!;
-      return (args) => {
+      return (args, missing) => {
         let out = merged[0]!;
+        let absent: string[] | undefined;
         for (let i = 1; i < merged.length; i += 2) {
           const v = args?.[merged[i]!];
+          if (v === undefined) (absent ??= []).push(merged[i]!);
           out += (v === undefined ? `{${merged[i]}}` : String(v)) + merged[i + 1]!;
         }
+        if (absent) missing?.(absent);
         return out;
       };
     }
@@ -133,7 +142,7 @@ export function createMessages(
   return {
     locale,
     has: (key) => table[key] !== undefined,
-    format(key, args) {
+    format(key, args, missing) {
       let c = compiled.get(key);
       if (c === undefined) {
         const raw = table[key];
@@ -141,14 +150,16 @@ export function createMessages(
         compiled.set(key, (c = compile(raw)));
       }
       if (typeof c === 'string') return c;
-      if (typeof c === 'function') return c(args);
+      if (typeof c === 'function') return c(args, missing);
       const values = c.facts ? { ...c.facts, ...args } : (args ?? {});
       try {
         return String(c.format.format(values));
       } catch {
-        // An argument the caller did not pass: show it as `{name}`, as texts always did.
+        // An argument the caller did not pass: show it as `{name}` (the build reports it).
         const filled: MessageArgs = { ...values };
-        for (const n of c.args) if (!(n in filled)) filled[n] = `{${n}}`;
+        const absent = c.args.filter((n) => !(n in filled));
+        if (absent.length) missing?.(absent);
+        for (const n of absent) filled[n] = `{${n}}`;
         try {
           return String(c.format.format(filled));
         } catch {

@@ -30,10 +30,41 @@ export type Translate = ((key: string, vars?: MessageArgs) => string) & {
   has(key: string): boolean;
 };
 
-/** `t(key, args)` over one language's ICU messages (`messages`: the language's, parsed once per build). */
+/**
+ * What the render records beside missing keys (one set per language, shared by every thread) when
+ * a text uses an argument the template showing it does not pass: the key, the missing names and
+ * the names passed, joined by NUL (no key holds one). `splitMissing` reads them back.
+ */
+const SEP = '\u0000';
+
+/** The entry for `key` shown without `missing` (the template passed `passed`). */
+export function missingArguments(key: string, missing: readonly string[], passed: readonly string[]): string {
+  return [key, missing.join(','), passed.join(',')].join(SEP);
+}
+
+/** The recorded entries of one language: keys missing from its table, and texts shown without some of their arguments. */
+export function splitMissing(entries: Iterable<string>): { keys: string[]; args: { key: string; missing: string[]; passed: string[] }[] } {
+  const keys: string[] = [];
+  const args: { key: string; missing: string[]; passed: string[] }[] = [];
+  for (const e of entries) {
+    if (!e.includes(SEP)) keys.push(e);
+    else {
+      const [key, missing, passed] = e.split(SEP) as [string, string, string];
+      args.push({ key, missing: missing.split(','), passed: passed ? passed.split(',') : [] });
+    }
+  }
+  return { keys, args };
+}
+
+/**
+ * `t(key, args)` over one language's ICU messages (`messages`: the language's, parsed once per
+ * build). A missing key, and a text using an argument `args` lacks (shown as `{name}`: a client
+ * script's placeholder is passed as such, `t('gallery.counter', { n: '{n}', total: '{total}' })`),
+ * are told to `onMissing` (missingArguments for the latter).
+ */
 export function createTranslate(onMissing: (key: string) => void, messages: Messages): Translate {
   const t = ((key, vars) => {
-    const text = messages.format(key, vars);
+    const text = messages.format(key, vars, (names) => onMissing(missingArguments(key, names, Object.keys(vars ?? {}))));
     if (text === undefined) {
       onMissing(key);
       return key;

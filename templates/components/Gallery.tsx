@@ -24,7 +24,7 @@ function Carousel({ ctx, images, id, label, plain }: { ctx: PageContext; images:
           <button type="button" className="icon-button" data-prev aria-label={t('gallery.previous')} data-js-only>
             ‹
           </button>
-          <p className="carousel-counter" aria-live="polite" data-counter data-template={t('gallery.counter')}>
+          <p className="carousel-counter" aria-live="polite" data-counter data-template={t('gallery.counter', { n: '{n}', total: '{total}' })}>
             {t('gallery.counter', { n: 1, total: images.length })}
           </p>
           <button type="button" className="icon-button" data-next aria-label={t('gallery.next')} data-js-only>
