@@ -100,7 +100,7 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors((c) => edit(c, 'data/business.yaml', /^offersPage: .*$/m, 'offersPage: nowhere'), /data\/business\.yaml:\d+:\d+: error \[reference\] offersPage: "nowhere"/);
   });
 
-  it('a post slug too long for a file name is an error naming the post, in check and build alike (not ENAMETOOLONG)', async () => {
+  it('[R-SAFE-11] a post slug too long for a file name is an error naming the post, in check and build alike (not ENAMETOOLONG)', async () => {
     const slug = `a-${'long-'.repeat(48)}slug`; // 246 characters: the folder exists, its page file (251 bytes) could not
     await expectErrors(
       (c) => {
@@ -111,14 +111,14 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     );
   });
 
-  it('absurd values are errors: a price of 9,007,199,254,740,991 or 0, a venue range upside down, booking at least 0 hours', async () => {
+  it('[R-SAFE-14] absurd values are errors: a price of 9,007,199,254,740,991 or 0, a venue range upside down, booking at least 0 hours', async () => {
     await expectErrors((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: 9007199254740991 }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[(?!\d+\])[\w-]+\]\.price: (?:expected )?a price of at most 100,000/);
     await expectErrors((c) => edit(c, 'data/rates.yaml', 'price: 250 }', 'price: 0 }'), /data\/rates\.yaml:4:\d+: error \[schema\] tiers\[(?!\d+\])[\w-]+\]\.price: (?:expected )?a price above 0/);
     await expectErrors((c) => edit(c, 'data/venues.yaml', 'price: { min: 35, max: 38 }', 'price: { min: 38, max: 35 }'), /data\/venues\.yaml:\d+:\d+: error \[schema\] \[(?!\d+\])[\w-]+\]\.price: (?:expected )?a range whose min is not above its max/);
     await expectErrors((c) => edit(c, 'data/booking.yaml', /^minAdvanceHours: .*$/m, 'minAdvanceHours: 0'), /data\/booking\.yaml:\d+:\d+: error \[schema\] minAdvanceHours: (?:expected )?at least 1 hour/);
   });
 
-  it('reserved paths are errors naming the content: a redirect over robots.txt or sw.js, a route at a page file\'s URL, a page under /assets/', async () => {
+  it('[R-SAFE-11] reserved paths are errors naming the content: a redirect over robots.txt or sw.js, a route at a page file\'s URL, a page under /assets/', async () => {
     for (const from of ['/robots.txt', '/sw.js', '/sitemap.xml', '/favicon.ico', '/manifest.webmanifest'])
       await expectErrors((c) => edit(c, 'data/redirects.yaml', '{ from: /madrid-escort,', `{ from: ${from},`), new RegExp(`data/redirects\\.yaml:3:\\d+: error \\[reserved\\] \\[0\\]\\.from: ${from.replace('.', '\\.')} \\(data/redirects\\.yaml`));
     await expectErrors((c) => edit(c, 'data/redirects.yaml', '{ from: /madrid-escort,', '{ from: /rates.html,'), /data\/redirects\.yaml:3:\d+: error \[reserved\] \[0\]\.from: \/rates\.html .* is the URL of the file of \/rates/);
