@@ -251,7 +251,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--base-url <url>', 'absolute site URL for canonicals and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--host <name>', 'host target whose files to write: static, cloudflare, netlify, vercel, nginx or s3 (default: deploy.host in content/site.yaml, else static)')
     .option('--strict', 'treat warnings (missing translations, stale or sample content) as errors', false)
-    .option('--drafts', 'include drafts: draft posts and posts dated in the future, draft languages and cities', false)
+    .option('--drafts', 'include drafts: draft posts and posts dated in the future, draft languages and data entries marked draft: true', false)
     .option('-q, --quiet', 'print nothing on success', false)
     .option('-v, --verbose', 'print the whole list behind each warning (every sample value, every missing key)', false)
     .addHelpText('after', wrap('\nExamples:\n  npx site build\n  npx site build --strict --base-url https://example.com\n  npx site build --host netlify\n  npx site build --content ../other-site/content --out /tmp/preview\n\nThe build date comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock.'))
@@ -263,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('-p, --port <port>', 'port (the next free one if taken)', '8080')
     .option('--host <address>', HOST_HELP, '127.0.0.1')
     .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
-    .option('--no-drafts', 'leave drafts out as a published build does (by default watch shows draft and future posts, draft languages and cities)')
+    .option('--no-drafts', 'leave drafts out as a published build does (by default watch shows draft and future posts, draft languages and data entries marked draft: true)')
     .action(async (opts: CliOptions & { port: string; host: string }) => {
       code = await runWatch(opts);
     });
@@ -280,7 +280,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('Run every check of build (content, references, templates, images, pages) and write nothing. Exit code 0: the build would succeed; 1: it would fail.')
     .option('--base-url <url>', 'absolute site URL (default: baseUrl in content/site.yaml)')
     .option('--strict', 'treat warnings as errors, as build --strict does', false)
-    .option('--drafts', 'include drafts: draft and future posts, draft languages and cities', false)
+    .option('--drafts', 'include drafts: draft and future posts, draft languages and data entries marked draft: true', false)
     .option('-v, --verbose', 'print the whole list behind each warning (every sample value, every missing key)', false)
     .option('--missing <lang>', 'also list every text <lang> lacks or has marked untranslated, with the default language\'s text')
     .action(async (opts: CliOptions & { missing?: string }) => {

@@ -26,7 +26,7 @@ export interface NewLanguageResult {
   untranslated: number;
 }
 
-/** Write i18n/<code>.yaml from the default language's table and add the code to site.yaml languages, as a draft (draftLanguages). */
+/** Write i18n/<code>.yaml from the default language's table and add the code to site.yaml draftLanguages. */
 export function newLanguage(contentDir: string, code: string): NewLanguageResult {
   if (!/^[a-z]{2,3}(?:-[A-Z]{2})?$/.test(code)) throw new UsageError(`"${code}" is not a language code such as fr, de or pt-BR`);
   const site = readDoc(contentDir, 'site.yaml');
@@ -54,10 +54,11 @@ export function newLanguage(contentDir: string, code: string): NewLanguageResult
   ].join('\n');
   writeContent(contentDir, rel, `${modeline}${header}\n${body}`);
   const files = [rel];
-  if (isSeq(languages) && !languages.items.some((i) => isScalar(i) && i.value === code)) {
-    languages.add(site.createNode(code));
-    // A draft until translated: site watch shows it, a published build leaves it out.
-    const drafts = site.get('draftLanguages');
+  // A draft until translated (site.yaml draftLanguages): site watch shows it, a published build
+  // leaves it out until the operator moves it to languages.
+  const drafts = site.get('draftLanguages');
+  const listed = (list: unknown) => isSeq(list) && list.items.some((i) => isScalar(i) && i.value === code);
+  if (!listed(languages) && !listed(drafts)) {
     if (isSeq(drafts)) drafts.add(site.createNode(code));
     else site.set('draftLanguages', site.createNode([code], { flow: true }));
     writeContent(contentDir, 'site.yaml', site);

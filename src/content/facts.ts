@@ -5,7 +5,16 @@
  */
 
 /** One fact's value: an amount of money (formatted as currency), a number, or a plain text. */
-export type Fact = { kind: 'money'; amount: number } | { kind: 'number'; value: number } | { kind: 'text'; value: string };
+export type Fact =
+  | { kind: 'money'; amount: number }
+  | { kind: 'number'; value: number }
+  | { kind: 'text'; value: string }
+  /**
+   * A list of texts of the page's language, joined the language's way ("A, B and C", "А, Б и В"):
+   * each item is text keys tried in order (a city's locative form, else its name); `separator`
+   * joins with that string instead ("A · B · C").
+   */
+  | { kind: 'list'; items: readonly (readonly string[])[]; separator?: string };
 
 /** `{kind:id` at an argument position (ICU names cannot hold `:` or `-`, so references are renamed before parsing). */
 const REFERENCE = /\{(\s*)([a-z]+:[A-Za-z0-9_-]+)(?=\s*[,}])/g;
@@ -38,8 +47,15 @@ export function translateReferences(message: string): TranslatedSource {
   return { source, refs };
 }
 
-/** Formats facts for one locale; money through Intl with the site's currency, as prices elsewhere. */
-export function factFormatter(locale: string, currency: string): (fact: Fact) => string | number {
+/** Formats facts for one locale; money through Intl with the site's currency, as prices elsewhere; lists from `table`. */
+export function factFormatter(locale: string, currency: string, table: Readonly<Record<string, string>> = {}): (fact: Fact) => string | number {
   let money: Intl.NumberFormat | undefined; // made on first use: most languages' pages format few prices from texts
-  return (fact) => (fact.kind === 'money' ? (money ??= new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0 })).format(fact.amount) : fact.value);
+  let list: Intl.ListFormat | undefined;
+  return (fact) => {
+    if (fact.kind === 'money') return (money ??= new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0 })).format(fact.amount);
+    if (fact.kind !== 'list') return fact.value;
+    // An item none of whose keys the table has shows its last key (the missing-text rule: visible, and reported by the checks).
+    const items = fact.items.map((keys) => table[keys.find((k) => table[k] !== undefined) ?? ''] ?? keys.at(-1) ?? '');
+    return fact.separator !== undefined ? items.join(fact.separator) : (list ??= new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' })).format(items);
+  };
 }

@@ -155,14 +155,20 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
       seen.add(lang);
     });
     const available = (await listDir(path.join(contentDir, 'i18n'))).filter((f) => f.endsWith('.yaml'));
+    // Published languages, then draft ones (site.yaml draftLanguages): every table is loaded and checked.
+    config.draftLanguages.forEach((lang, i) => {
+      if (config.languages.includes(lang)) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `"${lang}" is in languages too: a language is either published (languages) or a draft (draftLanguages)` });
+    });
+    const lists = [...config.languages.map((lang, i) => ({ lang, field: `languages.${i}` })), ...config.draftLanguages.filter((l) => !config.languages.includes(l)).map((lang) => ({ lang, field: `draftLanguages.${config.draftLanguages.indexOf(lang)}` }))];
+    config.languages = lists.map((l) => l.lang);
     await Promise.all(
-      config.languages.map(async (lang, i) => {
+      lists.map(async ({ lang, field: listed }) => {
         const rel = `i18n/${lang}.yaml`;
         if (!available.includes(`${lang}.yaml`)) {
           diags.error({
             code: 'language',
-            ...at(`languages.${i}`),
-            field: `languages[${i}]`,
+            ...at(listed),
+            field: listed.replace(/\.(\d+)$/, '[$1]'),
             message: `unknown language code "${lang}": there is no text table ${rel} (available: ${available.map((f) => f.replace('.yaml', '')).join(', ') || 'none'})`,
           });
           return;
@@ -187,6 +193,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   const posts = config && blog ? await loadPosts(opts, config.languages, blog.categories, diags, config.draftLanguages) : [];
   if (!opts.drafts) leaveOutDraftEntries(kinds, data, diags);
   if (siteFile) files.set('site.yaml', siteFile.file);
+  for (const f of Object.values(textFiles)) files.set(f.file, f); // a model's checks of texts name their line
   if (pagesFile) files.set('pages.yaml', pagesFile.file);
   const locate = (file: string, p: readonly PropertyKey[]) => files.get(file)?.locate(p);
   const report = modelReport(diags, locate, (file) => files.get(file)?.data);
@@ -261,8 +268,7 @@ function leaveOutDraftLanguages(
 ): void {
   const left: string[] = [];
   config.draftLanguages.forEach((lang, i) => {
-    if (!config.languages.includes(lang)) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `"${lang}" is not in languages (${config.languages.join(', ')}): add it there too, or remove it here` });
-    else if (lang === config.defaultLanguage) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `the default language (${lang}) cannot be a draft` });
+    if (lang === config.defaultLanguage) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `the default language (${lang}) cannot be a draft` });
     else if (!drafts) left.push(lang);
   });
   const reference = Object.keys((tables.texts[config.defaultLanguage] as Record<string, string> | undefined) ?? {});
@@ -276,7 +282,7 @@ function leaveOutDraftLanguages(
       message:
         missing + untranslated
           ? `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links; ${missing} text(s) missing and ${untranslated} untranslated (site check --drafts --missing ${lang} lists them). Preview with --drafts`
-          : `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links. Its texts are complete: take it off draftLanguages to publish it (preview with --drafts)`,
+          : `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links. Its texts are complete: move it to languages to publish it (preview with --drafts)`,
     });
     delete tables.texts[lang];
     delete tables.textFiles[lang];

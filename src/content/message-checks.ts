@@ -113,7 +113,7 @@ export function checkMessages(input: MessageCheckInput, diags: Diagnostics): voi
           const same = [...facts.keys()].filter((k) => k.startsWith(`${kind}:`));
           report(key, `unknown fact {${ref}}: ${same.length ? `known ${kind} facts: ${same.map((k) => `{${k}}`).join(', ')}` : `fact kinds are ${known.join(', ')}`}`);
         } else if (fact.kind !== 'number' && usedAsNumber(ast, name)) {
-          report(key, `{${ref}} is a ${fact.kind === 'money' ? 'formatted price' : 'text'}: it cannot drive a plural, select or number format`);
+          report(key, `{${ref}} is a ${fact.kind === 'money' ? 'formatted price' : fact.kind === 'list' ? 'list of texts' : 'text'}: it cannot drive a plural, select or number format`);
         }
       }
       if (lang === defaultLanguage) continue;

@@ -86,7 +86,7 @@ export function createMessages(
 ): Messages {
   const compiled = new Map<string, Compiled>();
   const formatters = sharedFormatters();
-  const formatFact = factFormatter(locale, currency);
+  const formatFact = factFormatter(locale, currency, table);
   const factValues = new Map<string, string | number>();
   const factValue = (ref: string): string | number => {
     let v = factValues.get(ref);

@@ -50,8 +50,8 @@ export const siteFields = {
   languages: z.array(langCode).min(1),
   defaultLanguage: langCode,
   /**
-   * Languages still being translated (each also in `languages`): built by `site watch` and
-   * `--drafts` for review, left out of a published build until they are taken off this list.
+   * Languages still being translated (not in `languages`): built by `site watch` and `--drafts`
+   * for review, left out of a published build until they move to `languages`.
    */
   draftLanguages: z.array(langCode).default([]),
   /** Prefix of every browser-storage key (`<prefix>.lang`, `<prefix>.consent`…): product-specific, so nothing clashes. */

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { defineModel, type Fact, type LoadedParts, type PageContext as GenericContext, type Site as GenericSite } from '@site/api';
 import * as S from './schemas.ts';
-import { checkReferences } from './references.ts';
+import { checkReferences, typedCityLists } from './references.ts';
 import { newCity } from './new-city.ts';
 import { addMonths } from './helpers.ts';
 
@@ -55,6 +55,25 @@ export const model = defineModel<Data, Config>({
     booking: ({ data: { booking } }) => booking && { minAdvanceHours: number(booking.minAdvanceHours), confirmationMinutes: number(booking.confirmationMinutes) },
     health: ({ data: { health } }) => health && { intervalMonths: number(health.intervalMonths) },
     tracking: ({ data: { tracking } }) => tracking && { attributionDays: number(tracking.attributionDays) },
+    // Lists of cities, from data/cities.yaml in its order, joined the page language's way: a new city
+    // joins every sentence that lists them. `in`, `from` and `of` use a city's texts
+    // city.<id>.in|from|of where a language inflects names (ru: Мадриде, Мадрида), else its name.
+    cities: ({ data: { cities } }) => {
+      if (!cities) return undefined;
+      const list = (rows: readonly City[], form?: string, separator?: string): Fact => ({
+        kind: 'list',
+        items: rows.map((c) => (form ? [`city.${c.id}.${form}`, `city.${c.id}.name`] : [`city.${c.id}.name`])),
+        ...(separator !== undefined && { separator }),
+      });
+      const facts: Record<string, Fact> = { line: list(cities, undefined, ' · ') };
+      // names, in, from, of; activeIn, upcomingFrom…: every form for all cities, the active ones and the upcoming ones.
+      for (const [prefix, rows] of [['', cities], ['active', cities.filter((c) => c.status === 'active')], ['upcoming', cities.filter((c) => c.status === 'upcoming')]] as const)
+        for (const form of ['names', 'in', 'from', 'of'] as const) {
+          const name = prefix ? (form === 'names' ? prefix : `${prefix}${form[0]!.toUpperCase()}${form.slice(1)}`) : form;
+          facts[name] = list(rows, form === 'names' ? undefined : form);
+        }
+      return facts;
+    },
     contact: ({ config }) =>
       config && {
         phone: { kind: 'text', value: config.contact.phone },
@@ -62,7 +81,10 @@ export const model = defineModel<Data, Config>({
         ...(config.contact.email && { email: { kind: 'text', value: config.contact.email } }),
       },
   },
-  check: (parts: Parts, report) => checkReferences(parts, report),
+  check: (parts: Parts, report) => {
+    checkReferences(parts, report);
+    typedCityLists(parts, report);
+  },
   warnings(site, report) {
     const { health, cities, reviews } = site.data;
     const due = addMonths(health.lastUpdate, health.intervalMonths);

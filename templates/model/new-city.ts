@@ -4,7 +4,7 @@
  * and marked untranslated.
  */
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { fields, markAll, markUntranslated, readDoc, UNTRANSLATED, UsageError, writeContent } from '@site/api';
+import { fields, markAll, markUntranslated, readDoc, UsageError, writeContent } from '@site/api';
 
 export interface NewCityOptions {
   timezone: string;
@@ -15,14 +15,32 @@ export interface NewCityOptions {
   status?: 'active' | 'upcoming';
 }
 
-/** A draft for the new city: the model city's texts with its name replaced, marked untranslated. */
-function draftFrom(model: YAMLMap, doc: Document, from: string, to: string): YAMLMap {
-  const copy = doc.createNode(model.toJSON()) as YAMLMap;
-  for (const skip of ['area', 'areaText', 'timeline']) copy.delete(skip); // the new city lists its own
-  const swap = (v: unknown) => (typeof v === 'string' && from ? v.split(from).join(to) : v);
-  const draft = doc.createNode(JSON.parse(JSON.stringify(copy.toJSON(), (_k, v: unknown) => swap(v)))) as YAMLMap;
-  markAll(draft);
-  return draft;
+/**
+ * A neutral draft of the new city's texts, in the shape of the first city's (same keys, none of
+ * its places): its name where a name goes (its inflected forms too: a translator writes "Вене"),
+ * elsewhere a short placeholder naming the city; every text marked untranslated, areas and
+ * timeline left for the operator. Copying the first city's texts put its districts on the new
+ * city's page and glued Russian endings onto a foreign name ("в Viennaе").
+ */
+function neutralDraft(model: YAMLMap | undefined, doc: Document, name: string, group: 'city' | 'page'): YAMLMap {
+  const keys = model ? (model.toJSON() as Record<string, unknown>) : {};
+  const placeholder: Record<string, string> = {
+    name,
+    title: name,
+    in: name,
+    from: name,
+    of: name,
+    intro: `${name}: a few words on the city and on the evenings you plan there.`,
+    experienceTitle: name,
+    experience: `What an evening in ${name} can hold.`,
+    description: `${name}: what a visitor finds on this page.`,
+  };
+  const draft: Record<string, string> = {};
+  for (const [key, value] of Object.entries(keys)) if (typeof value === 'string') draft[key] = placeholder[key] ?? name;
+  if (!Object.keys(draft).length) Object.assign(draft, group === 'city' ? { name, title: name } : { title: name, description: placeholder.description });
+  const node = doc.createNode(draft) as YAMLMap;
+  markAll(node);
+  return node;
 }
 
 /** Add city `id` to the content folder; returns the files changed. */
@@ -57,10 +75,9 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   for (const lang of languages) {
     const rel = `i18n/${lang}.yaml`;
     const table = readDoc(contentDir, rel);
-    const modelName = model ? String(table.getIn(['city', model.id, 'name']) ?? '').replace(UNTRANSLATED, '') : '';
     for (const group of ['city', 'page'] as const) {
       const m = model ? table.getIn([group, model.id]) : undefined;
-      const draft = isMap(m) ? draftFrom(m, table, modelName, name) : (table.createNode({ title: markUntranslated(name) }) as YAMLMap);
+      const draft = neutralDraft(isMap(m) ? m : undefined, table, name, group);
       if (group === 'city') draft.set('name', lang === defaultLanguage ? name : markUntranslated(name));
       table.setIn([group, id], draft);
     }

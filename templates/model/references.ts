@@ -57,3 +57,28 @@ export function checkReferences(input: LoadedParts<Data, Config>, report: Report
       });
   }
 }
+
+/**
+ * A text that types a list of cities ("Madrid, Athens and Monaco") goes stale when a city is added:
+ * such lists come from data/cities.yaml through {cities:names} (or :in, :from, :of, :line, :active…).
+ * Two or more city names joined only by list punctuation or the language's "and" are reported.
+ */
+export function typedCityLists(input: LoadedParts<Data, Config>, report: Report): void {
+  const cities = input.data.cities;
+  if (!cities || cities.length < 2) return;
+  for (const [lang, table] of Object.entries(input.texts)) {
+    const names = new Set<string>();
+    for (const c of cities) for (const form of ['name', 'in', 'from', 'of']) {
+      const v = table[`city.${c.id}.${form}`];
+      if (v) names.add(v.replace(/^(?:στη[ν]?|στο|à|de|d’|d')\s*/u, '').trim());
+    }
+    const alt = [...names].filter((n) => n.length > 1).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    if (!alt) continue;
+    // name, joiner, name: a comma, a middle dot, "and" in these languages, with articles between.
+    const joined = new RegExp(`(?<![\\p{L}])(?:${alt})(?![\\p{L}])(?:\\s*(?:,|·|&)\\s*|\\s+(?:and|y|e|и|και|et)\\s+)(?:(?:την|το|τη|της|του|d’|de|à|в|из)\\s*)?(?:${alt})(?![\\p{L}])`, 'u');
+    for (const [key, text] of Object.entries(table)) {
+      if (key.startsWith('city.') || text.includes('{cities:')) continue;
+      if (joined.test(text)) report.warn({ file: `i18n/${lang}.yaml`, path: key.split('.') }, `types a list of cities: write {cities:names} (or {cities:in}, {cities:from}, {cities:of}, {cities:line}) so a city added to data/cities.yaml joins it`, 'city-list');
+    }
+  }
+}

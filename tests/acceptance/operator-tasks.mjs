@@ -42,7 +42,7 @@ step('fifth language: fr');
   const s = doc('site.yaml');
   const langs = s.get('languages');
   if (!langs.items.some((i) => (isScalar(i) ? i.value : i) === 'fr')) langs.add('fr');
-  // Shipped as a draft (reviewed in site watch): publishing it is taking it off draftLanguages.
+  // Shipped as a draft (reviewed in site watch): publishing it is moving it to languages.
   const drafts = s.get('draftLanguages');
   if (drafts) s.set('draftLanguages', drafts.items.map((i) => (isScalar(i) ? i.value : i)).filter((l) => l !== 'fr'));
   save('site.yaml', s);

@@ -122,3 +122,21 @@ export function publishedPosts(lang: string, dir = SHIPPED_CONTENT, today = new 
     .filter((p) => !p.draft && p.date <= today)
     .map(({ slug, title, category }) => ({ slug, title, category }));
 }
+
+/**
+ * `text` of language `lang` with its `{cities:…}` lists written out as a page shows them: the cities
+ * of data/cities.yaml (not drafts) in their order, each in the form the reference names
+ * (city.<id>.in|from|of, else its name), joined with Intl.ListFormat (`line`: " · ").
+ */
+export function withCityLists(text: string, lang: string, dir = SHIPPED_CONTENT): string {
+  if (!text.includes('{cities:')) return text;
+  const table = flatten(yaml(`i18n/${lang}.yaml`, dir));
+  const cities = (yaml('data/cities.yaml', dir) as { id: string; status: string; draft?: boolean }[]).filter((c) => !c.draft);
+  return text.replace(/\{cities:(\w+)\}/g, (_m, ref: string) => {
+    const m = /^(active|upcoming)?(names|in|from|of|line)?$/i.exec(ref.replace(/^(active|upcoming)([A-Z])/, (_x, a: string, b: string) => a + b.toLowerCase()))!;
+    const rows = m[1] ? cities.filter((c) => c.status === m[1]) : cities;
+    const form = (m[2] ?? 'names').toLowerCase();
+    const names = rows.map((c) => (form !== 'names' && form !== 'line' ? table[`city.${c.id}.${form}`] : undefined) ?? table[`city.${c.id}.name`]!);
+    return form === 'line' ? names.join(' · ') : new Intl.ListFormat(table['lang.locale'], { style: 'long', type: 'conjunction' }).format(names);
+  });
+}

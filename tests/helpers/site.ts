@@ -138,7 +138,7 @@ export function htmlFiles(out: Out): string[] {
 }
 
 /**
- * Publish `lang` in a content copy: listed in site.yaml `languages` and taken off `draftLanguages`
+ * Publish `lang` in a content copy: moved from site.yaml `draftLanguages` (if there) to `languages`
  * (through the YAML document, so any way the operator wrote the lists works). Returns the languages.
  */
 export function publishLanguage(contentDir: string, lang: string): string[] {

@@ -8,6 +8,7 @@ import { renderSite } from '../helpers/render.ts';
 import { headOf, parseHtml } from '../helpers/dom.ts';
 import { fileForUrl } from '../helpers/urls.ts';
 import { SHIPPED_CONTENT } from '../helpers/site.ts';
+import { withCityLists } from '../helpers/content.ts';
 
 // Fixture: the shipped content plus one category that has no posts in any language.
 const content = copyContent(SHIPPED_CONTENT);
@@ -34,7 +35,8 @@ describe('[R-UI-15][R-SEO-1][R-SEO-10] blog category pages', () => {
   });
 
   it.each(site.languages)('[R-SEO-1] %s: each category page has its own description, shown as its intro', (lang) => {
-    const texts = yaml(`i18n/${lang}.yaml`).blog.categoryDescription as Record<string, string>;
+    const raw = yaml(`i18n/${lang}.yaml`).blog.categoryDescription as Record<string, string>;
+    const texts = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, withCityLists(v, lang, content)]));
     const seen = new Set<string>();
     for (const c of blog.categories) {
       const doc = parseHtml(read(out, fileForUrl(pathOf(lang, c))));

@@ -19,7 +19,7 @@ const writeYaml = (dir: string, f: string, v: unknown) => writeFileSync(path.joi
 function draftContent(): string {
   const content = copyContent();
   const site = readYaml<SiteYaml>(content, 'site.yaml');
-  if (!site.languages.includes('fr')) site.languages.push('fr');
+  site.languages = site.languages.filter((l) => l !== 'fr');
   site.draftLanguages = ['fr'];
   writeYaml(content, 'site.yaml', site);
   const cities = readYaml<Record<string, unknown>[]>(content, 'data/cities.yaml');

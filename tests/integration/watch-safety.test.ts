@@ -73,7 +73,7 @@ function change(s: Session, file: string, from: string | RegExp, to: string): vo
   writeFileSync(p, next);
 }
 
-const LOOP = 'while (Date.now() > 0) { /* a template stuck in a loop */ }\n  const { t, route } = ctx;';
+const LOOP = 'while (Date.now() > 0) { /* a template stuck in a loop */ }\n  const { t, route, site } = ctx;';
 
 afterAll(async () => {
   for (const s of sessions) {
@@ -121,11 +121,11 @@ describe('[R-SAFE-5][R-BUILD-7] watch survives broken starts, vanishing folders 
 
   it('[R-SAFE-5] a render past the time limit is stopped with the route and template named; fixing the file rebuilds', async () => {
     const errors = countOf(s.events, 'event: build-error');
-    change(s, 'templates/pages/NotFound.tsx', '  const { t, route } = ctx;', LOOP);
+    change(s, 'templates/pages/NotFound.tsx', '  const { t, route, site } = ctx;', LOOP);
     await until(() => countOf(s.events, 'event: build-error') > errors, 'the runaway render to be stopped', s, 45_000);
     expect(s.stdout).toMatch(/rendering \/\S* \(template "not-found", pages\.yaml\[\d+\] \(\w[\w-]*\)\) ran past 2\.5 s and was stopped; the render thread was replaced/);
     const reloads = countOf(s.events, 'event: reload');
-    change(s, 'templates/pages/NotFound.tsx', LOOP, '  const { t, route } = ctx;');
+    change(s, 'templates/pages/NotFound.tsx', LOOP, '  const { t, route, site } = ctx;');
     await until(() => countOf(s.events, 'event: reload') > reloads, 'the rebuild after the fix', s, 45_000);
     const missing = await fetch(`${s.base}/no-such-page`);
     expect(missing.status).toBe(404);
@@ -162,7 +162,7 @@ describe('[R-SAFE-5] stopping', () => {
     // The looping template leaves a mark as it enters the loop (templates may require node
     // modules), so the signal is sent while the render is stuck, not after a guessed delay.
     const entered = path.join(s.dir, 'loop-entered');
-    change(s, 'templates/pages/NotFound.tsx', '  const { t, route } = ctx;', `require('node:fs').writeFileSync(${JSON.stringify(entered)}, '');\n  ${LOOP}`);
+    change(s, 'templates/pages/NotFound.tsx', '  const { t, route, site } = ctx;', `require('node:fs').writeFileSync(${JSON.stringify(entered)}, '');\n  ${LOOP}`);
     await until(() => existsSync(entered), 'the rebuild to reach the looping template', s, 60_000);
     s.child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => {
