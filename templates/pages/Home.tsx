@@ -29,6 +29,8 @@ export function Home({ ctx }: { ctx: PageContext }) {
           {portrait && <Picture ctx={ctx} file={portrait.file} alt={t('gallery.portraitAlt')} priority className="hero-image" sizes="(min-width: 900px) 40vw, 100vw" />}
         </div>
       </section>
+      {/* The call to action has its own place below the hero (floating only where the margin holds it). */}
+      <CtaCard ctx={ctx} />
 
       <Section id="services" title={t('services.title')}>
         <p className="lead">{t('services.intro')}</p>
@@ -37,9 +39,8 @@ export function Home({ ctx }: { ctx: PageContext }) {
             const tier = tierOf(ctx, card.tier);
             return (
               <li key={card.id} className="card service-card">
-                <span className="card-icon" aria-hidden="true">
-                  {card.icon}
-                </span>
+                {/* A quiet drawn mark, not the data's Unicode symbol (issue 22: no symbols as icons). */}
+                <span className="card-icon" aria-hidden="true" data-icon={card.id} />
                 <span className="badge">{t(`badge.${card.badge ?? tier.badge}`)}</span>
                 <h3>{t(`services.card.${card.id}.title`)}</h3>
                 <p>{t(`services.card.${card.id}.description`)}</p>
@@ -88,7 +89,6 @@ export function Home({ ctx }: { ctx: PageContext }) {
         <Venues ctx={ctx} />
         <ContactButtons ctx={ctx} context="home-contact" />
       </Section>
-      <CtaCard ctx={ctx} />
       <div data-sentinel aria-hidden="true" />
     </main>
   );

@@ -1,36 +1,50 @@
 import type { PageContext } from '../model/index.ts';
-import { PageIntro, price, Section, ServiceRules, NextSteps, tierPrice } from '../components/Blocks.tsx';
+import { PageIntro, price, Section, ServiceRules, NextSteps, tierOf } from '../components/Blocks.tsx';
 
-/** Rates: tiers with badges and duration labels, extras, service rules. */
+/** A tier's price on the list: the amount (with "from" as flagged) and "on request" on a line of its own. */
+function RatePrice({ ctx, id }: { ctx: PageContext; id: string }) {
+  const tier = tierOf(ctx, id);
+  return (
+    <p className="price">
+      <strong className="price-amount nowrap">{price(ctx, tier.price, { from: tier.from })}</strong>
+      {tier.onRequest && <span className="price-note">{ctx.t('price.onRequest')}</span>}
+    </p>
+  );
+}
+
+/** Rates: a calm price list (one row per tier: name with its quiet tier label, duration, price), extras, service rules. */
 export function Rates({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
   return (
     <main id="main" tabIndex={-1}>
       <div className="container">
         <PageIntro title={t('rates.title')} intro={t('rates.intro')} />
-        <ul className="cards rates">
+        <ol className="price-list rates">
           {site.data.rates.tiers.map((tier) => (
-            <li key={tier.id} className="card rate" id={`rate-${tier.id}`}>
-              <span className="badge">{t(`badge.${tier.badge}`)}</span>
-              <h2>{t(`rates.tier.${tier.id}.name`)}</h2>
-              <p className="price">
-                <strong className="price-amount">{tierPrice(ctx, tier.id)}</strong>
-              </p>
-              <p className="muted">{t(`duration.${tier.duration}`)}</p>
-              <p>{t(`rates.tier.${tier.id}.description`)}</p>
+            <li key={tier.id} className="rate price-row" id={`rate-${tier.id}`}>
+              <div className="rate-name">
+                <span className="badge">{t(`badge.${tier.badge}`)}</span>
+                <h2>{t(`rates.tier.${tier.id}.name`)}</h2>
+                <p className="rate-desc">{t(`rates.tier.${tier.id}.description`)}</p>
+              </div>
+              <p className="muted rate-duration nowrap">{t(`duration.${tier.duration}`)}</p>
+              <RatePrice ctx={ctx} id={tier.id} />
             </li>
           ))}
-        </ul>
+        </ol>
       </div>
       <Section id="extras" title={t('rates.extrasTitle')}>
-        <ul className="cards extras">
+        <ul className="price-list extras">
           {site.data.rates.extras.map((x) => (
-            <li key={x.id} className="card">
-              <h3>{t(`rates.extra.${x.id}.name`)}</h3>
+            <li key={x.id} className="price-row">
+              <div className="rate-name">
+                <h3>{t(`rates.extra.${x.id}.name`)}</h3>
+                <p className="rate-desc">{t(`rates.extra.${x.id}.note`)}</p>
+              </div>
+              <p className="muted rate-duration nowrap">{t(`duration.${x.duration}`)}</p>
               <p className="price">
-                <strong className="price-amount">{price(ctx, x.price)}</strong> <span className="muted">{t(`duration.${x.duration}`)}</span>
+                <strong className="price-amount nowrap">{price(ctx, x.price)}</strong>
               </p>
-              <p>{t(`rates.extra.${x.id}.note`)}</p>
             </li>
           ))}
         </ul>

@@ -125,7 +125,9 @@ describe('home', () => {
     expect(cards).toHaveLength(c.services.cards.length);
     const symbol = c.money(0, en).replace(/[\d\s.,]/g, '');
     for (const card of cards) {
-      expect(card.querySelector('.card-icon')!.textContent).toBeTruthy();
+      // Issue 22: a drawn mark (CSS), never a Unicode symbol as the icon.
+      expect(card.querySelector('.card-icon[aria-hidden="true"]')).not.toBeNull();
+      expect(card.querySelector('.card-icon')!.textContent).toBe('');
       expect(card.querySelector('.badge')!.textContent).toBeTruthy();
       expect(card.querySelector('h3')!.textContent).toBeTruthy();
       expect(card.querySelector('.price-line')!.textContent).toContain(symbol);
