@@ -64,6 +64,10 @@ export interface Format {
   date(iso: string): string;
   /** 2025-06-30 → "Q2 2025"-style quarter label from the text table. */
   quarter(iso: string): string;
+  /** 2025-06-30 → "June 2025" in the route's language. */
+  month(iso: string): string;
+  /** A date range the language's way: "3–7 May 2027" (`unit` month: "May – June 2027"). */
+  range(from: string, to: string, unit?: 'day' | 'month'): string;
 }
 
 export interface PageContext<D = SiteData, C = ConfigExtension> {

@@ -34,6 +34,7 @@ function formatFor(site: Site, lang: string, locale: string, t: Translate): Form
   const date = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
   // A blog list shows the same few hundred dates on every page: format each once (Intl costs ~13 µs a call).
   const dates = new Map<string, string>();
+  const monthFormat = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', timeZone: 'UTC' });
   const format: Format = {
     price: (n) => money.format(n),
     date: (iso) => {
@@ -45,6 +46,12 @@ function formatFor(site: Site, lang: string, locale: string, t: Translate): Form
       const [y, m] = iso.split('-').map(Number) as [number, number];
       // The year as text: a number argument would be grouped ("2,025").
       return t('timeline.quarter', { q: Math.ceil(m / 3), year: String(y) });
+    },
+    month: (iso) => monthFormat.format(new Date(`${iso}T00:00:00Z`)),
+    range: (from, to, unit = 'day') => {
+      const f = unit === 'month' ? monthFormat : date;
+      // Intl writes the range the language's way ("3–7 May 2027", "3–7 мая 2027 г.", "mai – juin 2027").
+      return f.formatRange(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`));
     },
   };
   perSite.set(lang, format);

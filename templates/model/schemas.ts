@@ -150,7 +150,20 @@ export const citiesSchema = z.array(
     image: id.optional(),
     areas: z.array(id).default([]),
     /** Milestones of an upcoming city; a date in the past is a stale-content warning. */
-    timeline: z.array(z.strictObject({ id, due: isoDate })).default([]),
+    timeline: z
+      .array(
+        z
+          .strictObject({
+            id,
+            due: isoDate,
+            /** How the date is shown: a quarter ("Q3 2027", the default), a month, or the day itself. */
+            show: z.enum(['quarter', 'month', 'day']).default('quarter'),
+            /** The last day of a span that ends later than `due` (shown as a range by month or day). */
+            until: isoDate.optional(),
+          })
+          .refine((m) => !m.until || m.until >= m.due, 'until is not before due'),
+      )
+      .default([]),
   }),
 );
 

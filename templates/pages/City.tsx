@@ -37,7 +37,7 @@ export function City({ ctx }: { ctx: PageContext }) {
           <ol className="timeline">
             {upcoming.map((m) => (
               <li key={m.id}>
-                <strong>{ctx.format.quarter(m.due)}</strong> {t(k(`timeline.${m.id}`))}
+                <strong className="nowrap">{when(ctx, m)}</strong> {t(k(`timeline.${m.id}`))}
               </li>
             ))}
           </ol>
@@ -52,4 +52,10 @@ export function City({ ctx }: { ctx: PageContext }) {
       </Section>
     </main>
   );
+}
+
+/** A milestone's date as the content gives it: a quarter, a month or a day, or a range from `due` to `until`. */
+export function when(ctx: PageContext, m: { due: string; show: 'quarter' | 'month' | 'day'; until?: string }): string {
+  if (m.until && m.show !== 'quarter') return ctx.format.range(m.due, m.until, m.show);
+  return m.show === 'day' ? ctx.format.date(m.due) : m.show === 'month' ? ctx.format.month(m.due) : ctx.format.quarter(m.due);
 }

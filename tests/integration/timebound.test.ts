@@ -80,3 +80,33 @@ describe('[R-VIS-4] a next check still ahead is shown', () => {
     expect(doc.querySelector('#health-details')!.textContent).toContain(prefix(texts(site.defaultLanguage).health.nextCheck));
   });
 });
+
+describe('[R-OPS-9] timeline dates as the content gives them', () => {
+  it('a milestone shows its day, its month, or a range in each language, not only a quarter', async () => {
+    const content = copyContent(SHIPPED_CONTENT);
+    const citiesFile = path.join(content, 'data', 'cities.yaml');
+    const cities = load(readFileSync(citiesFile, 'utf8')) as (City & { path: string; timeline?: Record<string, unknown>[] })[];
+    const city = cities.find((c) => c.timeline && c.timeline.length >= 3)!;
+    const [a, b, c] = city.timeline!;
+    const day = shiftYears(TODAY, 1);
+    const from = shiftYears(TODAY, 2);
+    const to = `${from.slice(0, 8)}${String(Math.min(28, Number(from.slice(8)) + 4)).padStart(2, '0')}`;
+    Object.assign(a!, { due: day, show: 'day' });
+    Object.assign(b!, { due: from, until: to, show: 'day' });
+    Object.assign(c!, { due: shiftYears(TODAY, 3), show: 'month' });
+    writeFileSync(citiesFile, dump(cities));
+    const { out } = await renderSite(content);
+    const at = (iso: string) => new Date(`${iso}T00:00:00Z`);
+    for (const lang of site.languages) {
+      const locale = texts(lang).lang.locale as string;
+      const file = lang === site.defaultLanguage ? `${city.path.slice(1)}.html` : `${lang}${city.path}.html`;
+      const items = [...parseHtml(read(out, file)).querySelectorAll('#timeline li strong')].map((s) => s.textContent);
+      const dayFmt = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+      expect(items, lang).toEqual([
+        dayFmt.format(at(day)),
+        dayFmt.formatRange(at(from), at(to)),
+        new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(at(shiftYears(TODAY, 3))),
+      ]);
+    }
+  });
+});
