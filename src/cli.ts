@@ -75,7 +75,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
     const published = abortUnpublished();
     console.error(
       published
-        ? `\nsite build: stopped by ${signal} after publishing: ${config.outDir} shows the new build, complete with its host files; it was not recorded, so the next build renders everything again.`
+        ? `\nsite build: stopped by ${signal} after publishing: ${config.outDir} shows the new build, complete with its host files (the previous one was replaced).`
         : `\nsite build: stopped by ${signal}; the previous output is untouched.`,
     );
     process.exit(signal === 'SIGINT' ? 130 : 143);
