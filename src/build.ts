@@ -8,12 +8,12 @@ import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
 import { loadSite, siteReport } from './content/load.ts';
 import { checkContent } from './content/checks.ts';
-import type { Site, SiteModel } from './content/model.ts';
+import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
 import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
 import { listFilesSync } from './files.ts';
-import { checkPostRefs } from './render/post-refs.ts';
+import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { loadSiteModel, loadTemplates, type TemplateModule } from './render/templates.ts';
 import { splitMissing } from './content/texts.ts';
@@ -124,12 +124,12 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     else throw err;
   });
   if (!model) return fail('templates');
-  const site = await loadStage(config, model, cache, state);
-  if (!site) return fail('load');
+  const loaded = await loadStage(config, model, cache, state);
+  if (!loaded) return fail('load');
   lap('load');
   await pauseAsync('loaded');
 
-  const { routes, used } = checkAndRoute(config, model, site, diags);
+  const { routes, uses, site } = checkAndRoute(config, model, loaded, diags);
   if (diags.hasErrors()) return fail('route');
   lap('check+route');
 
@@ -137,13 +137,13 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // loaded (this thread does not wait for them).
   if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, routes, state);
 
-  const { templates, bundled, images } = await assetsStage(config, cache, site, routes, used, compiling, writer, diags);
+  const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);
   if (diags.hasErrors()) return fail('templates');
   lap('templates+assets');
 
   const assets = assetUrls(site, bundled, images);
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
-  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model }, state);
+  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed }, state);
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
   await pauseAsync('rendered');
@@ -229,8 +229,19 @@ async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCach
   return site;
 }
 
-/** Stages "check" and "route": content warnings, the images the model names, the route table, and the images pages use. */
-function checkAndRoute(config: BuildConfig, model: SiteModel, site: Site, diags: Diagnostics): { routes: RouteTable; used: Set<string> } {
+/** What the image stage is asked for: which images, the names their files get, which ones posts are shared with. */
+interface ImageUses {
+  used: Set<string>;
+  names: Map<string, string | undefined>;
+  shares: Set<string>;
+}
+
+/**
+ * Stages "check" and "route": content warnings, the images the model names, the route table, and
+ * the images pages use; returns the site with each post's preview image (`postImages`).
+ */
+function checkAndRoute(config: BuildConfig, model: SiteModel, loaded: Site, diags: Diagnostics): { routes: RouteTable; uses: ImageUses; site: Site } {
+  let site = loaded;
   checkContent(site, model, diags);
   const images = model.images?.(site) ?? [];
   const report = siteReport(site, diags);
@@ -241,8 +252,54 @@ function checkAndRoute(config: BuildConfig, model: SiteModel, site: Site, diags:
     diags.error({ code: 'image', file: `images/${rel}`, message: NOT_CONVERTIBLE });
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.
-  const used = new Set([...images.map((img) => img.file), ...(site.socialImage ? [site.socialImage] : []), ...checkPostRefs(site, routes, config.contentDir, diags)]);
-  return { routes, used };
+  const inPosts = checkPostRefs(site, routes, config.contentDir, diags);
+  const postImages = sharedPostImages(site, inPosts);
+  if (Object.keys(postImages).length) site = Object.freeze({ ...site, postImages: Object.freeze(postImages) });
+  const uses: ImageUses = {
+    used: new Set([...images.map((img) => img.file), ...(site.socialImage ? [site.socialImage] : []), ...inPosts.map((u) => u.file)]),
+    names: imageNames(site, images, inPosts),
+    shares: new Set(Object.values(postImages).map((p) => p.file)),
+  };
+  return { routes, uses, site };
+}
+
+/**
+ * What each image's files are named after, the most important first: the names the model gives
+ * (ids in the site's data), then each post's slug for its images, the oldest post first (a new
+ * post never renames an image an older one shows), its default language first, in the order they
+ * appear. The image stage makes them URL-safe and unique (`publicNames`).
+ */
+function imageNames(site: Site, images: readonly ImageRef[], inPosts: readonly PostImageUse[]): Map<string, string | undefined> {
+  const names = new Map<string, string | undefined>();
+  for (const img of images) if (!names.has(img.file) && img.name !== undefined) names.set(img.file, img.name);
+  const rank = (lang: string) => (lang === site.defaultLanguage ? '' : lang);
+  const ordered = inPosts
+    .map((use, i) => ({ use, i }))
+    .sort((a, b) => a.use.post.date.localeCompare(b.use.post.date) || a.use.post.slug.localeCompare(b.use.post.slug) || rank(a.use.post.lang).localeCompare(rank(b.use.post.lang)) || a.i - b.i);
+  for (const { use } of ordered) if (!names.has(use.file)) names.set(use.file, use.post.slug);
+  return names;
+}
+
+/**
+ * Each post's preview image, by post file: its first image, else its default-language version's
+ * first (a translation that left the photo out is still shared with it; its alt text, in another
+ * language, is then left for the post's title), else another language's.
+ */
+function sharedPostImages(site: Site, inPosts: readonly PostImageUse[]): Record<string, PostImage> {
+  const first = new Map<string, PostImageUse>();
+  for (const use of inPosts) if (!first.has(use.post.file)) first.set(use.post.file, use);
+  const bySlug = new Map<string, PostImageUse>();
+  for (const use of first.values()) {
+    const had = bySlug.get(use.post.slug);
+    if (!had || (use.post.lang === site.defaultLanguage && had.post.lang !== site.defaultLanguage)) bySlug.set(use.post.slug, use);
+  }
+  const out: Record<string, PostImage> = {};
+  for (const post of site.posts) {
+    const own = first.get(post.file);
+    const other = own ?? bySlug.get(post.slug);
+    if (other) out[post.file] = { file: other.file, alt: own ? own.alt : '' };
+  }
+  return out;
 }
 
 /** Page workers for a large build; the markdown helper stops, since page workers render their own markdown. */
@@ -260,11 +317,11 @@ async function assetsStage(
   cache: BuildCache | undefined,
   site: Site,
   routes: RouteTable,
-  used: Set<string>,
+  uses: ImageUses,
   compiling: Compiling,
   writer: Writer,
   diags: Diagnostics,
-): Promise<{ templates: TemplateModule; bundled: BundledAssets; images: ProcessedImages }> {
+): Promise<{ templates: TemplateModule; bundled: BundledAssets; images: ProcessedImages; renamed: boolean }> {
   let imageProgress: Progress | undefined;
   const imagesProgress = (done: number, total: number, current?: string) => {
     imageProgress ??= startProgress('images', total, { quiet: config.quiet || Boolean(cache) });
@@ -273,13 +330,14 @@ async function assetsStage(
   let templates: TemplateModule;
   let bundled: BundledAssets;
   let images: ProcessedImages;
+  const before = cache?.images;
   try {
     [templates, bundled, images] = await Promise.all([
       compiling.templates,
       compiling.bundled,
-      cache?.images && cache.images.usedKey === usedKey(used)
-        ? cache.images
-        : processImages(config.contentDir, { cacheDir: config.cacheDir, icons: new Set([ICON, TOUCH_ICON]), social: site.socialImage, used, progress: imagesProgress }),
+      before && before.usedKey === usedKey(uses)
+        ? before
+        : processImages(config.contentDir, { cacheDir: config.cacheDir, icons: new Set([ICON, TOUCH_ICON]), social: site.socialImage, ...uses, progress: imagesProgress }),
     ]);
     if (cache) Object.assign(cache, { templates, bundled, images });
   } catch (err) {
@@ -293,7 +351,11 @@ async function assetsStage(
   imageProgress?.end();
   for (const rel of images.unused)
     diags.warn({ code: 'unused-image', file: `images/${rel}`, message: 'no page uses this image (the site\'s data or a post): it is not encoded or published; remove it or use it' });
-  return { templates, bundled, images };
+  // An image that kept its source but not its URL (a post now names it first): pages a watch plan
+  // would leave alone may show it, so every route is rendered again.
+  const now = images.table();
+  const renamed = Boolean(before && before !== images && Object.entries(before.table()).some(([file, a]) => now[file] && now[file]!.src !== a.src));
+  return { templates, bundled, images, renamed };
 }
 
 /** Asset URLs as pages link them, under the base path (a GitHub Pages project site serves the output at /site/). */
@@ -326,10 +388,10 @@ interface Rendering {
  * and writes its pages; returns the pages by kind and language. Render errors (once each) and
  * missing texts go to the diagnostics.
  */
-async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writer, r: Rendering & { images: ProcessedImages }, state: BuildState): Promise<BuildStats['pages']> {
+async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writer, r: Rendering & { images: ProcessedImages; renamed: boolean }, state: BuildState): Promise<BuildStats['pages']> {
   const { site, routes, assets, templates } = r;
   const { diags, pool } = state;
-  const only = opts.plan?.(site, routes, r.model);
+  const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
   const selected = only ? routes.routes.filter(only) : routes.routes;
   const counter = routeCounter();
   const tally = createTally();
@@ -439,7 +501,7 @@ function underBase(get: (file: string) => ImageAsset, at: (p: string) => string)
     if (!hit) {
       const img = get(file);
       const srcset = (s: string) => s.split(/,\s*/).map((entry) => (entry.startsWith('/') ? at(entry) : entry)).join(', ');
-      memo.set(file, (hit = { ...img, src: at(img.src), sources: img.sources.map((s) => ({ ...s, srcset: srcset(s.srcset) })) }));
+      memo.set(file, (hit = { ...img, src: at(img.src), sources: img.sources.map((s) => ({ ...s, srcset: srcset(s.srcset) })), ...(img.share && { share: at(img.share) }) }));
     }
     return hit;
   };

@@ -57,7 +57,7 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             {head.description && <meta property="og:description" content={head.description} />}
             {head.canonical && <meta property="og:url" content={head.canonical} />}
             {head.ogImage && <meta property="og:image" content={head.ogImage} />}
-            {head.ogImage && <meta property="og:image:alt" content={t('gallery.socialAlt')} />}
+            {head.ogImage && <meta property="og:image:alt" content={head.ogImageAlt ?? t('gallery.socialAlt')} />}
             <meta property="og:locale" content={head.ogLocale} />
             <meta name="twitter:card" content="summary_large_image" />
             <meta name="twitter:title" content={head.title} />

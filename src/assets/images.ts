@@ -1,7 +1,9 @@
 /**
  * Stage "images": every photo-like file under `content/images` (SVG artwork included) becomes
  * AVIF and WebP in several widths plus one JPEG fallback, all under content-hashed names in
- * `assets/img/`; no source file is copied. The site icons keep their format but are re-encoded
+ * `assets/img/`; no source file is copied. The names come from the site's data, never from the
+ * source file's name (see `publicNames`): an image a post shows is named after the post, an image
+ * of the site's data after its id. An image a post is shared with also gets one 1200x630 JPEG for previews. The site icons keep their format but are re-encoded
  * too: the PNG through sharp, the SVG through SVGO (editor metadata, comments and absolute paths
  * removed). Any other file under `content/images` (HEIC, RAW, text) is an error naming it: it
  * would be shipped byte for byte, metadata included.
@@ -127,7 +129,7 @@ export interface ProcessedImages {
   table(): Record<string, ImageAsset>;
   /** Images left out because nothing uses them (paths under content/images), when `used` was given. */
   unused: readonly string[];
-  /** The `used` option this result was made for (a build with other uses processes again). */
+  /** The `used`, `names` and `shares` options this result was made for (a build with other uses processes again). */
   usedKey: string;
 }
 
@@ -140,6 +142,18 @@ export interface ImageOptions {
   social?: string;
   /** Images some page shows (paths under content/images); any other is neither encoded nor shipped. */
   used?: ReadonlySet<string>;
+  /**
+   * What each image's files are named after (path under content/images → an id in the site's
+   * data, a post's slug), the most important first: see `publicNames`. An image without a name is
+   * published as `image`, never under its source file's name.
+   */
+  names?: ReadonlyMap<string, string | undefined>;
+  /**
+   * Images posts are shared with (og:image): each also gets one JPEG of exactly 1200x630, cropped
+   * as the social image is (the asset's `share`). Networks show a preview in that frame, and some
+   * messaging apps show none for a large file: a full-size photo is neither.
+   */
+  shares?: ReadonlySet<string>;
   /**
    * Called with how many of `total` images are done (read from the cache or encoded), and which
    * one just finished (its path under content/images, with its encoding time when encoded).
@@ -228,16 +242,52 @@ function clamp(w: number, h: number): { width: number; height: number } {
 
 const variantName = (v: Variant) => `${v.width}.${v.hash}.${EXT[v.format]}`;
 
+/** A source's format and upright size (EXIF orientations 5-8 swap width and height). */
+async function uprightSize(sharp: typeof import('sharp'), bytes: Buffer): Promise<{ isSvg: boolean; sourceWidth: number; sourceHeight: number }> {
+  const meta = await sharp(bytes).metadata();
+  if (!meta.width || !meta.height) throw new Error('cannot read its width and height');
+  const swap = (meta.orientation ?? 1) >= 5;
+  return {
+    isSvg: meta.format === 'svg',
+    sourceWidth: meta.autoOrient?.width ?? (swap ? meta.height : meta.width),
+    sourceHeight: meta.autoOrient?.height ?? (swap ? meta.width : meta.height),
+  };
+}
+
+/**
+ * The sharing rendition of a source (a post's og:image): one JPEG of exactly 1200x630, upright,
+ * sRGB, cropped where the picture's interest is, as the social image is. Decoded from the source
+ * on its own (JPEG decoders shrink on load, so a 12-megapixel photo costs little more than its
+ * preview), so it is cached apart from the source's other files: choosing another image for a post
+ * never encodes the photos again.
+ */
+async function encodeShare(bytes: Buffer, queue: Scheduler): Promise<{ entry: Entry; blobs: Buffer[]; ms: number }> {
+  const sharp = await loadSharp();
+  const { isSvg, sourceWidth, sourceHeight } = await uprightSize(sharp, bytes);
+  const { width, height } = IMAGE_OPTIONS.social;
+  const scale = Math.max(width / sourceWidth, height / sourceHeight, 1);
+  const cost = width * height * COST.jpeg;
+  const started = performance.now();
+  const data = await queue(cost)(cost, () =>
+    (isSvg ? sharp(bytes, { density: Math.min(72 * scale, 2400) }) : sharp(bytes))
+      .rotate()
+      .resize(width, height, { fit: 'cover', position: 'attention' })
+      .toColourspace('srgb')
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: IMAGE_OPTIONS.quality, mozjpeg: IMAGE_OPTIONS.mozjpeg })
+      .toBuffer(),
+  );
+  return {
+    entry: { width, height, sourceWidth, sourceHeight, variants: [{ format: 'jpeg', width, height, hash: contentHash(data) }] },
+    blobs: [data],
+    ms: performance.now() - started,
+  };
+}
+
 /** Encode one source: every width in AVIF and WebP, and the JPEG fallback, in memory. */
 async function encode(bytes: Buffer, social: boolean, queue: Scheduler): Promise<{ entry: Entry; blobs: Buffer[]; ms: number }> {
   const sharp = await loadSharp();
-  const meta = await sharp(bytes).metadata();
-  if (!meta.width || !meta.height) throw new Error('cannot read its width and height');
-  const isSvg = meta.format === 'svg';
-  // Upright size: EXIF orientations 5-8 swap width and height.
-  const swap = (meta.orientation ?? 1) >= 5;
-  const sourceWidth = meta.autoOrient?.width ?? (swap ? meta.height : meta.width);
-  const sourceHeight = meta.autoOrient?.height ?? (swap ? meta.width : meta.height);
+  const { isSvg, sourceWidth, sourceHeight } = await uprightSize(sharp, bytes);
   const target = social ? { ...IMAGE_OPTIONS.social } : clamp(sourceWidth, sourceHeight);
   // The image's place in the queue: its estimated CPU cost (every output's pixels by format).
   const pixels = (width: number) => width * Math.round((width * target.height) / target.width);
@@ -423,9 +473,47 @@ async function tidyCache(root: string, used: ReadonlySet<string>): Promise<void>
   );
 }
 
-/** A key naming a `used` set, to tell whether a cached result was made for the same uses. */
-export function usedKey(used: ReadonlySet<string> | undefined): string {
-  return used ? [...used].sort().join('\n') : '*';
+/** A key naming the `used`, `names` and `shares` options, to tell whether a cached result was made for the same uses. */
+export function usedKey(options: Pick<ImageOptions, 'used' | 'names' | 'shares'>): string {
+  const { used, names, shares } = options;
+  return JSON.stringify([used ? [...used].sort() : '*', [...(names ?? [])], [...(shares ?? [])].sort()]);
+}
+
+/**
+ * A name as it may stand in a URL on any host: lowercase ASCII letters and digits in runs joined
+ * by single hyphens (accents dropped: `Málaga` → `malaga`), at most 64 characters; `image` when
+ * nothing is left (a name in another script, or none).
+ */
+export function urlName(name: string | undefined): string {
+  const ascii = (name ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return ascii.slice(0, 64).replace(/-+$/, '') || 'image';
+}
+
+/**
+ * The name each image's files are published under (`<name>-<width>.<hash>.<ext>`): the name
+ * `names` gives it, made URL-safe (`urlName`), taken in the order of `names` (the most important
+ * first), then the images without one (`image`) in path order. An image whose name another one
+ * has already gets `-2`, `-3`… until it is free, so no two images ever share a name. The source
+ * file's own name is never used: a phone's `IMG_20250312_184455.jpg` says when it was taken.
+ */
+export function publicNames(files: readonly string[], names: ReadonlyMap<string, string | undefined> = new Map()): Map<string, string> {
+  const wanted = new Set(files);
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const file of [...[...names.keys()].filter((f) => wanted.has(f)), ...[...files].sort()]) {
+    if (out.has(file)) continue;
+    const base = urlName(names.get(file));
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    out.set(file, name);
+  }
+  return out;
 }
 
 /** Why a file in the images folder the pipeline cannot read (HEIC, RAW, text) is an error. */
@@ -447,6 +535,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
   const wanted = (rel: string) => !options.used || options.used.has(rel) || options.icons.has(rel);
   const unreadable = unconvertible(all, options.icons);
   const names = all.filter((rel) => wanted(rel) && !unreadable.includes(rel));
+  const published = publicNames(names.filter((rel) => !options.icons.has(rel)), options.names);
   const queue = scheduler(ENCODERS);
   /** Cache entries read or made in this build, by key: two identical sources are encoded once. */
   const entries = new Map<string, Promise<{ entry: Entry; blobs: Buffer[]; ms?: number }>>();
@@ -480,41 +569,60 @@ export async function processImages(contentDir: string, options: ImageOptions): 
         return rel;
       }
       const social = rel === options.social;
-      const key = createHash('sha256').update(optionsKey).update(social ? 'social' : 'photo').update(bytes).digest('hex').slice(0, 24);
-      const entryDir = path.join(cacheRoot, key);
-      used.add(key);
+      // A cache entry by kind ('social', 'photo', 'share') and source bytes, read or made once per build.
+      const cached = (kind: string, make: () => Promise<{ entry: Entry; blobs: Buffer[]; ms: number }>) => {
+        const key = createHash('sha256').update(optionsKey).update(kind).update(bytes).digest('hex').slice(0, 24);
+        used.add(key);
+        let pending = entries.get(key);
+        const first = !pending;
+        if (!pending) {
+          const entryDir = path.join(cacheRoot, key);
+          pending = (async () => {
+            const hit = await readEntry(entryDir);
+            if (hit) return hit;
+            const made = await make();
+            await writeEntry(entryDir, made.entry, made.blobs);
+            return made;
+          })();
+          entries.set(key, pending);
+        }
+        // A copy of a source met earlier in this build counts as cached: its files were made once.
+        return pending.then((r) => ({ ...r, ms: first ? r.ms : undefined }));
+      };
+      const sharing = Boolean(options.shares?.has(rel)) && !social;
       stats.sources++;
-      let pending = entries.get(key);
-      const first = !pending;
-      if (!pending) {
-        pending = (async () => {
-          const cached = await readEntry(entryDir);
-          if (cached) return cached;
-          const made = await encode(bytes, social, queue);
-          await writeEntry(entryDir, made.entry, made.blobs);
-          return made;
-        })();
-        entries.set(key, pending);
-      }
-      let result: Awaited<typeof pending>;
+      let result: Awaited<ReturnType<typeof cached>>;
+      let share: Awaited<ReturnType<typeof cached>> | undefined;
       try {
-        result = await pending;
+        [result, share] = await Promise.all([
+          cached(social ? 'social' : 'photo', () => encode(bytes, social, queue)),
+          sharing ? cached('share', () => encodeShare(bytes, queue)) : undefined,
+        ]);
       } catch (err) {
         errors.push({ rel, message: (err as Error).message });
         return rel;
       }
-      // A copy of a source met earlier in this build counts as cached: its files were made once.
-      const encoded = first && result.ms !== undefined;
+      const ms = result.ms === undefined && share?.ms === undefined ? undefined : (result.ms ?? 0) + (share?.ms ?? 0);
+      const encoded = ms !== undefined;
       if (encoded) stats.encoded++;
       else stats.cached++;
       const { entry, blobs } = result;
-      const stem = flat.replace(/\.[^.]+$/, '');
+      // Named after the site's data (an id, a post's slug), never after the source file.
+      const stem = published.get(rel)!;
       const urls = entry.variants.map((v, i) => {
         const out = `assets/img/${stem}-${v.width}.${v.hash}.${EXT[v.format]}`;
         files.push({ file: out, content: blobs[i]! });
         return `/${out}`;
       });
       stats.files += entry.variants.length;
+      let shareUrl: string | undefined;
+      if (share) {
+        const v = share.entry.variants[0]!;
+        const out = `assets/img/${stem}-${v.width}x${v.height}.${v.hash}.${EXT[v.format]}`;
+        files.push({ file: out, content: share.blobs[0]! });
+        stats.files++;
+        shareUrl = `/${out}`;
+      }
       const srcset = (format: Format) =>
         entry.variants
           .map((v, i) => ({ v, url: urls[i]! }))
@@ -528,8 +636,10 @@ export async function processImages(contentDir: string, options: ImageOptions): 
         width: entry.width,
         height: entry.height,
         sources: (['avif', 'webp'] as const).map((f) => ({ type: MIME[f], srcset: srcset(f) })),
+        // The social image's own fallback is already the 1200x630 crop.
+        ...(shareUrl ? { share: shareUrl } : social && options.shares?.has(rel) ? { share: urls[fallback]! } : {}),
       });
-      return encoded ? `${rel} (${(result.ms! / 1000).toFixed(1)} s of encoding)` : rel;
+      return encoded ? `${rel} (${(ms / 1000).toFixed(1)} s of encoding)` : rel;
       })
       .map((done) => done.then(tick)),
   );
@@ -550,6 +660,6 @@ export async function processImages(contentDir: string, options: ImageOptions): 
     },
     table: () => Object.fromEntries(assets),
     unused: all.filter((rel) => !wanted(rel)),
-    usedKey: usedKey(options.used),
+    usedKey: usedKey(options),
   };
 }

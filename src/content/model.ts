@@ -56,6 +56,12 @@ export interface Site<D = SiteData, C = ConfigExtension> {
   routing: Routing;
   /** The content image every page shares as its preview (og:image), if the model names one. */
   socialImage?: string;
+  /**
+   * Each post's own preview image (og:image, in place of socialImage), by post file: the first
+   * image of its body, else of its default-language version's. Set by the route stage, which reads
+   * the posts' images.
+   */
+  postImages?: Readonly<Record<string, PostImage>>;
   /** Facts texts reference by name (`{price:hour}` → `price:hour`), from the model's `facts`. */
   facts: Readonly<Record<string, Fact>>;
   /** The build's date, YYYY-MM-DD (SOURCE_DATE_EPOCH or the clock). */
@@ -107,6 +113,19 @@ export interface DataKind<T = unknown> {
 export interface ImageRef {
   file: string;
   at: ContentRef;
+  /**
+   * What its published files are named after: the image's id or key in the site's data
+   * (`room-1` → `/assets/img/room-1-800.<hash>.webp`), made URL-safe, and never the
+   * source file's name (a phone's `IMG_20250312_184455.jpg` tells when it was taken). Without one
+   * the files are named `image`.
+   */
+  name?: string;
+}
+
+/** The image a post is shared with (og:image): a file under content/images and its alt text. */
+export interface PostImage {
+  file: string;
+  alt: string;
 }
 
 /** Options of a `site new <kind>` command the model adds (commander flag syntax). */

@@ -10,6 +10,8 @@ export interface ImageAsset {
   width: number;
   height: number;
   sources: readonly { type: string; srcset: string }[];
+  /** The 1200x630 JPEG made for previews (og:image) of an image a post is shared with. */
+  share?: string;
 }
 
 /** Hashed asset URLs of this build. */
@@ -49,8 +51,10 @@ export interface HeadData {
   alternates: readonly Alternate[];
   robots?: string;
   ogType: 'website' | 'article';
-  /** Absolute URL of the preview image (the model's socialImage), if there is one. */
+  /** Absolute URL of the preview image (a post's own image, else the model's socialImage), if there is one. */
   ogImage?: string;
+  /** The preview image's alt text when it is a post's own image (the social image's is the template's). */
+  ogImageAlt?: string;
   ogLocale: string;
   /** Target of a redirect stub or landing page (absolute path). */
   forward?: { target: string; delay: number };

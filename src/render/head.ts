@@ -56,6 +56,7 @@ export function buildHead(
   t: Translate,
   routes: RouteTable,
   imageUrl: (file: string) => string,
+  shareUrl: (file: string) => string = imageUrl,
 ): HeadData {
   const { title, description } = routeTitle(route, t, routes);
   const base = site.config.baseUrl;
@@ -63,6 +64,8 @@ export function buildHead(
   const robots =
     route.kind === 'admin' ? 'noindex, nofollow' : route.kind === 'category' && !route.indexable ? 'noindex' : route.kind === 'page' || route.kind === 'post' || route.kind === 'blog' || route.kind === 'category' ? undefined : 'noindex';
   const fullTitle = route.kind === 'landing' ? title : documentTitle(t, title, site.config.brand);
+  // A post is shared with its own image (its 1200x630 rendition), every other page with the site's.
+  const own = route.kind === 'post' ? site.postImages?.[route.post!.file] : undefined;
   return {
     title: fullTitle,
     pageTitle: title,
@@ -71,7 +74,8 @@ export function buildHead(
     alternates: alternatesFor(site, route, routes),
     robots,
     ogType: route.kind === 'post' ? 'article' : 'website',
-    ogImage: site.socialImage === undefined ? undefined : imageUrl(site.socialImage),
+    ogImage: own ? shareUrl(own.file) : site.socialImage === undefined ? undefined : imageUrl(site.socialImage),
+    ...(own && { ogImageAlt: own.alt || title }),
     ogLocale: t('lang.locale').replace('-', '_'),
     forward:
       route.kind === 'redirect'

@@ -68,7 +68,10 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
   const imageUrl = (file: string) => `${origin}${assets.image(file).src}`;
   const base = basePathOf(site.config.baseUrl);
   const url = (p: string) => withBase(base, p);
-  const built = buildHead(site, route, t, routes, imageUrl);
+  const built = buildHead(site, route, t, routes, imageUrl, (file) => {
+    const img = assets.image(file);
+    return `${origin}${img.share ?? img.src}`;
+  });
   const head = built.forward ? { ...built, forward: { ...built.forward, target: url(built.forward.target) } } : built;
   const alternates = routes.alternates(route);
   const blogBase = site.blog.path;

@@ -71,12 +71,20 @@ function lineIn(contentDir: string, post: Post, needle: string): number | undefi
 
 const lexer = new Marked({ gfm: true, async: false });
 
+/** An image a post shows: the file under content/images and its alt text. */
+export interface PostImageUse {
+  post: Post;
+  file: string;
+  alt: string;
+}
+
 /**
  * Check every image and same-site or relative link of every post; returns the images the posts
- * use (paths under content/images) so the image stage encodes them.
+ * use (each post's in the order they appear), so the image stage encodes and names them and the
+ * post is shared with its first one.
  */
-export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics): Set<string> {
-  const images = new Set<string>();
+export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics): PostImageUse[] {
+  const images: PostImageUse[] = [];
   for (const post of site.posts) {
     // Most posts have neither: skip the second parse for them.
     if (!post.body.includes('](') && !post.body.includes(']:')) continue;
@@ -87,7 +95,7 @@ export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string
         const r = resolvePostImage(post, token.href);
         if ('error' in r) report(token.raw, r.error);
         else if (!existsSync(path.join(contentDir, 'images', r.file))) report(token.raw, `image "${token.href}" does not exist (content/images/${r.file})`);
-        else images.add(r.file);
+        else images.push({ post, file: r.file, alt: token.text });
       } else if (token.type === 'link') {
         const kind = linkKind(token.href);
         if (kind !== 'local' && kind !== 'relative') return;

@@ -108,12 +108,13 @@ export const model = defineModel<Data, Config>({
     if (samples.length)
       report.warn({ file: data.reviews.file }, `${samples.length} sample review(s) (${samples.map((r) => r.id).join(', ')}) are shown labelled as samples and never marked up: replace them with real reviews`, 'sample');
   },
+  // Published files are named after each image's id (lifestyle-1-800.<hash>.webp), never its file's name.
   images(site) {
     const g = site.data.gallery;
     const file = data.gallery.file;
     return [
-      ...(['images', 'featured', 'portraits'] as const).flatMap((kind) => g[kind].map((img, i) => ({ file: img.file, at: { file, path: [kind, i, 'file'] } }))),
-      { file: g.socialImage.file, at: { file, path: ['socialImage', 'file'] } },
+      ...(['images', 'featured', 'portraits'] as const).flatMap((kind) => g[kind].map((img, i) => ({ file: img.file, at: { file, path: [kind, i, 'file'] }, name: img.id }))),
+      { file: g.socialImage.file, at: { file, path: ['socialImage', 'file'] }, name: g.socialImage.id },
     ];
   },
   socialImage: (site) => site.data.gallery.socialImage.file,

@@ -116,10 +116,11 @@ describe('images of the shipped site (plus one camera photo with metadata)', () 
     }
     // The 1200x900 artwork gives 480, 800 and 1200; the 800x1000 portrait 480 and 800 (never 1200).
     const widthsOf = (stem: string) => [...new Set(listFiles(out).filter((f) => f.startsWith(`assets/img/${stem}-`)).map((f) => Number(/-(\d+)\.[0-9a-f]{10}\./.exec(f)![1])))].sort((a, b) => a - b);
-    expect(widthsOf('gallery-lifestyle-1')).toEqual([480, 800, 1200]);
+    // Files are named after the gallery id (lifestyle-1), never the source file (gallery/lifestyle-1.svg).
+    expect(widthsOf('lifestyle-1')).toEqual([480, 800, 1200]);
     expect(widthsOf('portrait-1')).toEqual([480, 800]);
-    // The camera photo is turned upright before its orientation tag goes.
-    const camera = home.querySelector('img[src*="gallery-camera-"]')!;
+    // The camera photo (gallery/camera.jpg, id lifestyle-8) is turned upright before its orientation tag goes.
+    const camera = home.querySelector('img[src^="/assets/img/lifestyle-8-"]')!;
     expect([camera.getAttribute('width'), camera.getAttribute('height')]).toEqual(['750', '1000']);
     // 14 shipped images minus lifestyle-8 (no longer used: not converted) plus the photo.
     expect(summary).toMatch(SUMMARY);
@@ -139,7 +140,7 @@ describe('images of the shipped site (plus one camera photo with metadata)', () 
 
   it('[R-PRIV-4] no output image carries EXIF, GPS, XMP, IPTC or an ICC profile', async () => {
     const images = listFiles(out).filter((f) => IMAGE_FILE.test(f));
-    expect(images.filter((f) => f.includes('gallery-camera-')).length).toBeGreaterThanOrEqual(5);
+    expect(images.filter((f) => f.startsWith('assets/img/lifestyle-8-')).length).toBeGreaterThanOrEqual(5);
     for (const f of images) {
       const m = await sharp(path.join(out, f)).metadata();
       expect({ file: f, exif: m.exif, xmp: m.xmp, iptc: m.iptc, icc: m.icc, orientation: m.orientation }).toEqual({ file: f, exif: undefined, xmp: undefined, iptc: undefined, icc: undefined, orientation: undefined });
@@ -205,7 +206,8 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     const second = await runCli(['build', '--content', content, '--out', out]);
     expect(second.code, second.stderr).toBe(0);
     expect(counts(second.stdout)).toEqual({ sources: 14, files: a.files, cached: 14, encoded: 0 });
-    expect(listFiles(out).filter((f) => f.startsWith('assets/img/probe-64.'))).toHaveLength(3);
+    // probe.svg is published under the id of the entry it replaced.
+    expect(listFiles(out).filter((f) => f.startsWith('assets/img/lifestyle-8-64.'))).toHaveLength(3);
   });
 
   it('[R-FAST-4] two identical new images in one build are encoded once', async () => {
@@ -219,9 +221,10 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-7.svg', 'file: gallery/twin-b.png');
     const { result, out } = await renderSite(content);
     expect(result.stats.images).toMatchObject({ sources: 14, encoded: 1, cached: 13 });
-    const twins = listFiles(out).filter((f) => /^assets\/img\/gallery-twin-[ab]-/.test(f));
-    expect(twins.filter((f) => f.includes('twin-a'))).toHaveLength(3);
-    expect(twins.filter((f) => f.includes('twin-b'))).toHaveLength(3);
+    // Each under its own gallery id (twin-a is lifestyle-8, twin-b lifestyle-7).
+    const twins = listFiles(out).filter((f) => /^assets\/img\/lifestyle-[78]-48\./.test(f));
+    expect(twins.filter((f) => f.includes('lifestyle-8-'))).toHaveLength(3);
+    expect(twins.filter((f) => f.includes('lifestyle-7-'))).toHaveLength(3);
   });
 
   it('[R-OPS-4] gallery.yaml takes no width/height: sizes come from the files (a typed size is an unknown key)', async () => {
@@ -229,6 +232,6 @@ describe('[R-BUILD-9] image cache and declared sizes', () => {
     edit(content, 'data/gallery.yaml', 'file: gallery/lifestyle-3.svg }', 'file: gallery/lifestyle-3.svg, width: 1200, height: 800 }');
     const r = await runCli(['build', '--content', content, '--out', path.join(tmpDir(), 'dist')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/data\/gallery\.yaml:\d+:\d+: error \[schema\] images\[2\]\.width: unknown keys? "width"/);
+    expect(r.stderr).toMatch(/data\/gallery\.yaml:\d+:\d+: error \[schema\] images\[lifestyle-3\]\.width: unknown keys? "width"/);
   });
 });
