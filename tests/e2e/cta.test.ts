@@ -36,7 +36,7 @@ async function coveredBy(page: Page, selector: string): Promise<string[]> {
 describe.skipIf(!hasChrome)('call to action (home page)', () => {
   const env = browserOnSite();
 
-  it('[R-VIS-3] at 1280 px the card floats beside the content, never over a link or price, and stays dismissed for the session', async () => {
+  it('[R-VIS-3][R-BRAND-2] at 1280 px the card has its own place below the hero, never over a link or price, and stays dismissed for the session', async () => {
     const context = await offlineContext(env.browser, { width: 1280, height: 800 });
     const page = await context.newPage();
     await page.goto(`${env.base}/`);
@@ -44,7 +44,11 @@ describe.skipIf(!hasChrome)('call to action (home page)', () => {
     await page.locator('[data-consent] button').last().click();
     const card = page.locator('[data-cta]');
     expect(await card.isVisible()).toBe(true);
-    expect(await card.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    // Issue 22 (R-BRAND-2): at 1280 px the card has its own place below the hero, in the grid, not a strip kept beside the content; it floats only where the margin holds it (below).
+    expect(await card.evaluate((el) => getComputedStyle(el).position)).not.toBe('fixed');
+    const hero = (await page.locator('main .hero').boundingBox())!;
+    const cardBox = (await card.boundingBox())!;
+    expect(cardBox.y).toBeGreaterThanOrEqual(hero.y + hero.height - 1);
     expect(await page.locator('[data-cta-bar]').isVisible()).toBe(false);
     expect(await coveredBy(page, '[data-cta]')).toEqual([]);
 
@@ -61,6 +65,19 @@ describe.skipIf(!hasChrome)('call to action (home page)', () => {
     await settled(again);
     expect(await again.locator('[data-cta]').isVisible()).toBe(true);
     await next.close();
+  });
+
+  it('[R-VIS-3][R-BRAND-2] at 1920 px the card floats (fixed) in the margin beside the grid and covers nothing', async () => {
+    const context = await offlineContext(env.browser, { width: 1920, height: 1000 });
+    const page = await context.newPage();
+    await page.goto(`${env.base}/`);
+    await settled(page);
+    await page.locator('[data-consent] button').last().click();
+    const card = page.locator('[data-cta]');
+    expect(await card.isVisible()).toBe(true);
+    expect(await card.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    expect(await coveredBy(page, '[data-cta]')).toEqual([]);
+    await context.close();
   });
 
   it('[R-VIS-3] at 390 px a compact sticky bar offers WhatsApp and a call, covers nothing the page cannot scroll out from under it, and can be dismissed', async () => {
