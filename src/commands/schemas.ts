@@ -35,7 +35,8 @@ export interface SchemasResult {
 
 /**
  * Write every schema under `schemasDir`, add the modeline to every content YAML of `contentDir`,
- * and map the schemas in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
+ * and map the schemas of YAML files in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
+ * Posts' front matter (markdown) is never mapped there: the YAML extension would flag the post's body.
  */
 export function writeSchemas(opts: { projectRoot: string; schemasDir: string; contentDir: string; model: SiteModel }): SchemasResult {
   const written: string[] = [];
@@ -50,7 +51,9 @@ export function writeSchemas(opts: { projectRoot: string; schemasDir: string; co
       written.push(s.file);
     }
     const contentRel = path.relative(opts.projectRoot, opts.contentDir).split(path.sep).join('/');
-    mapping[`./${path.relative(opts.projectRoot, target).split(path.sep).join('/')}`] = s.describes.map((d) => `${contentRel}/${d}`);
+    // YAML files only: a markdown post mapped to a YAML schema has its whole body flagged (its front matter is checked by `site check`).
+    const yamlFiles = s.describes.filter((d) => !d.endsWith('.md'));
+    if (yamlFiles.length) mapping[`./${path.relative(opts.projectRoot, target).split(path.sep).join('/')}`] = yamlFiles.map((d) => `${contentRel}/${d}`);
     for (const rel of describedFiles(s, opts.contentDir)) {
       const file = path.join(opts.contentDir, rel);
       const schemaPath = path.relative(path.dirname(file), target).split(path.sep).join('/');

@@ -1,13 +1,19 @@
-/** JSON Schemas for editors: committed schemas match the zod schema, and the shipped content validates. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+/**
+ * JSON Schemas for editors: committed schemas match the zod schema, and the shipped content validates.
+ * VS Code: YAML files only are mapped to schemas, the YAML extension is recommended, and the
+ * `site check` task puts post front-matter errors in the Problems panel.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { writeSchemas } from '../../src/commands/schemas.ts';
 import { contentSchemas, schemaText } from '../../src/content/json-schemas.ts';
+import { formatDiagnostic } from '../../src/diagnostics.ts';
 import { splitFrontMatter } from '../../src/content/load.ts';
 import { model } from '../../templates/model/index.ts';
-import { ROOT, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { copyContent, edit, ROOT, runCli, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 
@@ -30,7 +36,8 @@ describe('JSON Schemas of the content files', () => {
     });
     expect(stale.map((s) => s.file), 'run `npm run schemas` and commit schemas/').toEqual([]);
     const vscode = JSON.parse(readFileSync(path.join(ROOT, '.vscode/settings.json'), 'utf8'));
-    expect(Object.keys(vscode['yaml.schemas']).sort()).toEqual(contentSchemas(model).map((s) => `./schemas/${s.file}`).sort());
+    // Every schema of a YAML file is mapped; the post schema (markdown) is written but not mapped.
+    expect(Object.keys(vscode['yaml.schemas']).sort()).toEqual(contentSchemas(model).filter((s) => s.describes.some((d) => !d.endsWith('.md'))).map((s) => `./schemas/${s.file}`).sort());
   });
 
   it('[R-OPS-5] every content YAML file names its schema on its first line, by a path that exists', () => {
@@ -67,5 +74,109 @@ describe('JSON Schemas of the content files', () => {
     expect(rates(good)).toBe(true);
     expect(rates({ ...good, tiers: [{ ...good.tiers[0], price: 'cheap' }] })).toBe(false);
     expect(rates({ ...good, tierz: [] })).toBe(false);
+  });
+});
+
+/** `yaml.schemas` patterns of a settings.json that end in `.md` (a markdown file checked as YAML). */
+function markdownMappings(settingsFile: string): string[] {
+  const mapping = (JSON.parse(readFileSync(settingsFile, 'utf8')) as { 'yaml.schemas': Record<string, string | string[]> })['yaml.schemas'];
+  return Object.entries(mapping).flatMap(([schema, patterns]) => [patterns].flat().filter((p) => /\.md$/i.test(p)).map((p) => `${schema} -> ${p}`));
+}
+
+interface Pattern {
+  regexp: string;
+  file: number;
+  line: number;
+  column: number;
+  severity: number;
+  code: number;
+  message: number;
+}
+interface Matcher {
+  owner: string;
+  fileLocation: [string, string];
+  pattern: Pattern;
+}
+
+/** What VS Code's problem matchers of `matchers` make of `output`: one problem per matched line (the first matcher that matches). */
+function problems(matchers: Matcher[], output: string, workspaceFolder: string) {
+  return output.split(/\r?\n/).flatMap((text) => {
+    for (const m of matchers) {
+      const g = new RegExp(m.pattern.regexp).exec(text);
+      if (!g) continue;
+      expect(m.fileLocation[0]).toBe('relative');
+      const base = m.fileLocation[1].replace('${workspaceFolder}', workspaceFolder);
+      return [{ file: g[m.pattern.file]!, path: path.join(base, g[m.pattern.file]!), line: Number(g[m.pattern.line]), column: g[m.pattern.column] === undefined ? undefined : Number(g[m.pattern.column]), severity: g[m.pattern.severity]!, code: g[m.pattern.code]!, message: g[m.pattern.message]! }];
+    }
+    return [];
+  });
+}
+
+describe('[R-OPS-11] editor support in VS Code: no markdown checked as YAML, front matter checked by `site check`', () => {
+  it('[R-OPS-11] no yaml.schemas entry of the committed .vscode/settings.json maps a pattern ending in .md (the post body would be flagged)', () => {
+    expect(markdownMappings(path.join(ROOT, '.vscode/settings.json'))).toEqual([]);
+  });
+
+  it('[R-OPS-11] `site schemas` (writeSchemas) rewrites settings.json without .md mappings, keeps the other settings, and still writes schemas/post.schema.json', () => {
+    const project = tmpDir('site-schemas-');
+    const contentDir = copyContent();
+    const settingsFile = path.join(project, '.vscode', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    // As the file was before: the post schema mapped to the markdown posts.
+    writeFileSync(settingsFile, JSON.stringify({ 'editor.rulers': [100], 'yaml.schemas': { './schemas/post.schema.json': ['content/blog/*/*.md'] } }));
+    const { written } = writeSchemas({ projectRoot: project, schemasDir: path.join(project, 'schemas'), contentDir, model });
+    expect(written).toContain('.vscode/settings.json');
+    expect(written).toContain('post.schema.json');
+    expect(existsSync(path.join(project, 'schemas', 'post.schema.json'))).toBe(true);
+    expect(markdownMappings(settingsFile)).toEqual([]);
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
+    expect(settings['editor.rulers']).toEqual([100]);
+    expect(Object.keys(settings['yaml.schemas'])).toContain('./schemas/data/rates.schema.json');
+  });
+
+  it('[R-OPS-11] .vscode/extensions.json recommends the YAML extension (redhat.vscode-yaml), and nothing else', () => {
+    const file = path.join(ROOT, '.vscode/extensions.json');
+    expect(existsSync(file), '.vscode/extensions.json').toBe(true);
+    expect(JSON.parse(readFileSync(file, 'utf8')).recommendations).toEqual(['redhat.vscode-yaml']);
+  });
+
+  it('[R-OPS-11] the "site check" task of .vscode/tasks.json puts every front-matter error of a real failing `site check` in the Problems panel: file (under content/), line, column, severity, code, message', async () => {
+    const file = path.join(ROOT, '.vscode/tasks.json');
+    expect(existsSync(file), '.vscode/tasks.json').toBe(true);
+    const task = (JSON.parse(readFileSync(file, 'utf8')) as { tasks: { label: string; command: string; options?: { env?: Record<string, string> }; problemMatcher: Matcher | Matcher[] }[] }).tasks.find((t) => t.label === 'site check')!;
+    expect(task.command).toBe('npx site check');
+    // Without colours, so the matcher sees the plain `file:line:column: error [code] message` line (a task's terminal is a TTY).
+    expect(task.options?.env?.NO_COLOR).toBe('1');
+    const matchers = [task.problemMatcher].flat();
+    expect(matchers[0]!.fileLocation).toEqual(['relative', '${workspaceFolder}/content']);
+
+    // An operator's mistakes in a post's front matter: a date in words, a misspelt key.
+    const contentDir = copyContent();
+    const workspace = path.dirname(contentDir);
+    const post = 'blog/a-weekend-on-the-riviera/en.md';
+    edit(contentDir, post, /^date: 2025-09-24$/m, 'date: yesterday');
+    edit(contentDir, post, /^author: /m, 'autor: ');
+    const { code, stdout, stderr } = await runCli(['check', '--content', contentDir], { NO_COLOR: '1', FORCE_COLOR: '' });
+    expect(code).toBe(1);
+    const found = problems(matchers, `${stdout}\n${stderr}`, workspace);
+    // One problem per diagnostic: the code frames under each are not matched.
+    expect(Number(/(\d+) problem\(s\)/.exec(stderr)![1])).toBe(found.length);
+    expect(found).toEqual([
+      { file: post, path: path.join(contentDir, post), line: 4, column: 7, severity: 'error', code: 'schema', message: expect.stringMatching(/^date: expected a date written YYYY-MM-DD, found the text "yesterday"/) },
+      // A missing field is placed at the front matter's first line.
+      { file: post, path: path.join(contentDir, post), line: 2, column: 1, severity: 'error', code: 'schema', message: expect.stringMatching(/^author: missing required field/) },
+      { file: post, path: path.join(contentDir, post), line: 6, column: 1, severity: 'error', code: 'schema', message: expect.stringMatching(/^autor: unknown key "autor"/) },
+    ]);
+    for (const p of found) expect(readFileSync(p.path, 'utf8').split('\n')[p.line - 1], `${p.file}:${p.line}`).toMatch(/^(date|title|autor): /);
+
+    // Warnings (indented on stdout) and a line without a column; a template's file is under the workspace, not content/.
+    const lines = [
+      `  ${formatDiagnostic({ severity: 'warning', code: 'missing-translation', file: 'i18n/es.yaml', line: 12, message: 'not translated' })}`,
+      formatDiagnostic({ severity: 'error', code: 'template', file: 'templates/pages/Home.tsx', line: 3, column: 9, message: 'Expected ";"' }),
+    ].join('\n');
+    expect(problems(matchers, lines, workspace)).toEqual([
+      { file: 'i18n/es.yaml', path: path.join(contentDir, 'i18n/es.yaml'), line: 12, column: undefined, severity: 'warning', code: 'missing-translation', message: 'not translated' },
+      { file: 'templates/pages/Home.tsx', path: path.join(workspace, 'templates/pages/Home.tsx'), line: 3, column: 9, severity: 'error', code: 'template', message: 'Expected ";"' },
+    ]);
   });
 });
