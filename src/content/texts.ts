@@ -59,7 +59,7 @@ export function splitMissing(entries: Iterable<string>): { keys: string[]; args:
 /**
  * `t(key, args)` over one language's ICU messages (`messages`: the language's, parsed once per
  * build). A missing key, and a text using an argument `args` lacks (shown as `{name}`: a client
- * script's placeholder is passed as such, `t('gallery.counter', { n: '{n}', total: '{total}' })`),
+ * script's placeholder is passed as such, `t('slides.counter', { n: '{n}', total: '{total}' })`),
  * are told to `onMissing` (missingArguments for the latter).
  */
 export function createTranslate(onMissing: (key: string) => void, messages: Messages): Translate {
