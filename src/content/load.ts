@@ -107,10 +107,13 @@ async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-function listDirSync(dir: string): string[] {
+/** The names in a folder that exists; one that cannot be read is an error naming it (a post would vanish silently). */
+function listDirSync(dir: string, rel: string, diags: Diagnostics): string[] {
   try {
     return readdirSync(dir).sort();
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    diags.error({ code: 'blog', file: rel, message: `cannot read this folder (${code}): its posts would be left out of every language; make it readable (for example chmod u+rx) or remove it` });
     return [];
   }
 }
@@ -363,8 +366,9 @@ async function loadPosts(
   let entries: Dirent[] = [];
   try {
     entries = readdirSync(blogDir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    // no blog folder: no posts
+  } catch (err) {
+    // No blog folder: no posts. One that cannot be read is an error, not an empty journal.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diags.error({ code: 'blog', file: 'blog', message: `cannot read the blog folder (${(err as NodeJS.ErrnoException).code}): make it readable` });
   }
   const posts: Post[] = [];
   // Synchronous reads: thousands of small files come out of the page cache faster one after the
@@ -380,7 +384,7 @@ async function loadPosts(
       diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
       continue;
     }
-    for (const name of listDirSync(path.join(blogDir, slug))) {
+    for (const name of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags)) {
       const rel = `blog/${slug}/${name}`;
       const m = POST_FILE.exec(name);
       if (!m) {

@@ -1,8 +1,9 @@
 /** Bad content fails the build with file, line and field, and the last good dist/ survives. */
-import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { execSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, listFiles, read, runCli, FIXTURE_CONTENT } from '../helpers/site.ts';
+import { buildSite, copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, FIXTURE_CONTENT } from '../helpers/site.ts';
 import { renderErrors, renderSite } from '../helpers/render.ts';
 import { formatFailure } from '../../src/diagnostics.ts';
 
@@ -170,13 +171,15 @@ describe('[R-UI-19][R-BUILD-12] strict mode', () => {
     expect(listFiles(goodOut)).toEqual(goodFiles);
   });
 
-  it('reports missing translation keys per language', async () => {
+  it('[R-OPS-8] reports missing translation keys per language: shown as the key in a draft build, never published', async () => {
     const content = copyContent();
     edit(content, 'i18n/es.yaml', /^ {2}tagline: .*\n/m, '');
-    const { out, warnings } = await renderSite(content);
+    const { out, warnings } = await renderSite(content, { drafts: true });
     expect(warnings).toMatch(/i18n\/es\.yaml: warning \[missing-translation\] 1 key\(s\) missing in es \(shown as the key\): footer\.tagline/);
     const page = read(out, 'es.html');
     expect(page).toContain('>footer.tagline<');
+    const err = await renderErrors(content);
+    expect(formatFailure(err.stage, err.diagnostics)).toMatch(/i18n\/es\.yaml: error \[missing-translation\] 1 key\(s\) used by pages are missing in es: write them, or make es a draft .*: footer\.tagline/);
   });
 });
 
@@ -223,5 +226,32 @@ describe('[R-OPS-10] every independent error in the first run', () => {
       /images\/IMG_0042\.HEIC: error \[image\] not an image the build can convert/,
       /data\/gallery\.yaml:\d+:\d+: error \[missing-image\] .*images\/gone\/missing\.jpg does not exist/,
     );
+  });
+});
+
+describe('[R-SAFE-12] content the build cannot read', () => {
+  it('an unreadable post folder is an error naming it, not a post silently dropped in every language', async () => {
+    const content = copyContent();
+    const slug = readdirSync(path.join(content, 'blog'))[0]!;
+    // Root reads any folder: run the check as an unprivileged user then (nobody), else as ourselves.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) execSync(`chmod -R a+rX ${JSON.stringify(path.dirname(content))}`);
+    chmodSync(path.join(content, 'blog', slug), 0o000);
+    try {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'check', '--content', content], {
+          cwd: ROOT,
+          env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, HOME: '/tmp' },
+          ...(asRoot && { uid: 65534, gid: 65534 }),
+        });
+        let stderr = '';
+        child.stderr.on('data', (c: Buffer) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`blog/${slug}: error \\[blog\\] cannot read this folder \\(EACCES\\)`));
+    } finally {
+      chmodSync(path.join(content, 'blog', slug), 0o755);
+    }
   });
 });
