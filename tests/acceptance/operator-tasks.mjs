@@ -67,6 +67,8 @@ site('new', 'city', 'barcelona', '--timezone', 'Europe/Madrid', '--name', 'Barce
   const c = doc('data/cities.yaml');
   const barcelona = c.contents.items.find((i) => i.get('id') === 'barcelona');
   barcelona.set('areas', c.createNode(['eixample', 'gracia'], { flow: true }));
+  // Texts written: the city goes live (the operator's guide, "Add a city", step 4).
+  barcelona.delete('draft');
   save('data/cities.yaml', c);
   for (const lang of languages) {
     const rel = `i18n/${lang}.yaml`;
