@@ -209,14 +209,16 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     return { file: r.origin.split(' ')[0]!, field: 'path' };
   };
   for (const r of routes) {
-    const origin = place(r);
-    if (reservedUrl(r.path)) diags.error({ code: 'reserved', ...origin, message: `${r.path} (${r.origin}) is a URL the build writes a file at itself (robots.txt, the sitemap, favicon, manifest, service worker, host files, /assets/): choose another path` });
+    // Located only for an error: locating parses pages.yaml and the data files again with the
+    // positioned parser, which every build paid for when this ran for each route.
+    const origin = () => place(r);
+    if (reservedUrl(r.path)) diags.error({ code: 'reserved', ...origin(), message: `${r.path} (${r.origin}) is a URL the build writes a file at itself (robots.txt, the sitemap, favicon, manifest, service worker, host files, /assets/): choose another path` });
     const shadow = fileUrls.get(r.path);
-    if (shadow && shadow !== r) diags.error({ code: 'reserved', ...origin, message: `${r.path} (${r.origin}) is the URL of the file of ${shadow.path} (${shadow.origin}): it would never be reached; choose another path` });
+    if (shadow && shadow !== r) diags.error({ code: 'reserved', ...origin(), message: `${r.path} (${r.origin}) is the URL of the file of ${shadow.path} (${shadow.origin}): it would never be reached; choose another path` });
     // File systems refuse a name over 255 bytes (the writer adds `.html` and a temporary suffix):
     // checked here, so `site check` and `site build` agree and the error names the content.
     const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);
-    if (long) diags.error({ code: 'too-long', ...origin, message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
+    if (long) diags.error({ code: 'too-long', ...origin(), message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
     const other = byPath.get(r.path);
     if (other) diags.error({ code: 'duplicate', field: 'path', message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
     else byPath.set(r.path, r);
