@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, tmpDir } from '../helpers/site.ts';
+import { copyStarter, edit, EPOCH, listFiles, read, ROOT, runCli, tmpDir } from '../helpers/site.ts';
 import { shippedOut } from '../helpers/shared.ts';
 import { HOST_FILES } from '../../src/output/host-folder.ts';
 import { hostFiles } from '../../src/output/hosts/index.ts';
@@ -47,7 +47,7 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
   const NEW = 'Published by the killed build';
 
   beforeAll(async () => {
-    content = copyContent();
+    content = copyStarter();
     out = path.join(tmpDir(), 'dist');
     edit(content, 'site.yaml', /^(brand: ).*$/m, `$1"${OLD}"`);
     const first = await runCli(['build', '--content', content, '--out', out, '-q']);
@@ -145,7 +145,7 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
 
   /** Change the first redirect's target: the pages (its stub) and the host rules both change. */
   function changeRedirect(): void {
-    edit(content, REDIRECTS, /^(- \{ from: \/[^,]+, to: )\/[^ }]+/m, '$1/legal');
+    edit(content, REDIRECTS, /^(- \{ from: \/[^,]+, to: )\/[^ }]*/m, '$1/journal');
   }
 
   /** The content exactly as before (bytes and modification time): the input key of the first build. */
@@ -163,7 +163,7 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
   }
 
   beforeAll(() => {
-    content = copyContent();
+    content = copyStarter();
     original = readFileSync(path.join(content, REDIRECTS), 'utf8');
   });
 
@@ -177,7 +177,7 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     // What is in place is the killed build, whole: its stub pages and its host rules.
     const killed = inPlace(out);
     expect(killed.agree, `rules say ${killed.ruled}`).toBe(true);
-    expect(killed.ruled).toBe('/legal');
+    expect(killed.ruled).toBe('/journal');
     // The inputs of the recorded build again: the killed build is live, not the recorded one.
     restoreRedirect();
     const next = await runCli(['build', '--content', content, '--out', out]);
@@ -194,7 +194,7 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     expect(r.code).toBe(130);
     expect(r.stderr).not.toContain('untouched');
     expect(r.stderr).toMatch(/after publishing: .*dist shows the new build/);
-    expect(inPlace(out)).toEqual({ ruled: '/legal', agree: true });
+    expect(inPlace(out)).toEqual({ ruled: '/journal', agree: true });
   });
 
   it('a build record that cannot be written after publishing leaves the new build live and the next build renders again (R-SAFE-12)', async () => {
@@ -204,7 +204,7 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     expect(existsSync(path.join(out, 'index.html')), 'dist must not dangle').toBe(true);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/warning \[record\].*the build is published, but its record could not be written/);
-    expect(inPlace(out)).toEqual({ ruled: '/legal', agree: true });
+    expect(inPlace(out)).toEqual({ ruled: '/journal', agree: true });
     const next = await runCli(['build', '--content', content, '--out', out]);
     expect(next.stdout).toMatch(/^Built /);
   });
@@ -214,7 +214,7 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     changeRedirect();
     const r = await runCli(['build', '--content', content, '--out', out], { SITE_TEST_FAIL: 'published' });
     expect(existsSync(path.join(out, 'index.html')), 'dist must not dangle').toBe(true);
-    expect(inPlace(out)).toEqual({ ruled: '/legal', agree: true });
+    expect(inPlace(out)).toEqual({ ruled: '/journal', agree: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the new build was published to .*dist \(complete, with its host files\) before this failure/);
   });
