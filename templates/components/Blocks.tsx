@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { PageContext, Venue } from '../model/index.ts';
 import { cityOf } from '../model/helpers.ts';
 
@@ -32,6 +32,19 @@ export function price(ctx: PageContext, amount: number | null, opts: { from?: bo
   const p = ctx.format.price(amount);
   const text = opts.from ? ctx.t('price.from', { price: p }) : p;
   return opts.onRequest ? `${text} · ${ctx.t('price.onRequest')}` : text;
+}
+
+/**
+ * Parts of a line ("from €2,000", "On request"; or a city's areas) joined by " · ", breaking only
+ * after a "·": never inside a part ("desde / 800 €", "3– / 4 h", "Monaco- / Ville") nor before a lone "·".
+ */
+export function Parts({ parts, first }: { parts: string[]; first?: boolean }) {
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {(i > 0 || first) && '\u00a0· '}
+      <span className="nowrap">{part}</span>
+    </Fragment>
+  ));
 }
 
 /** A rate tier of data/rates.yaml by id (references are checked when the content loads). */
@@ -91,7 +104,11 @@ export function Venues({ ctx }: { ctx: PageContext }) {
               <>
                 <dt>{t('venue.email')}</dt>
                 <dd>
-                  <a href={`mailto:${v.email}`}>{v.email}</a>
+                  {/* A narrow card breaks a long address after the "@", not inside the domain. */}
+                  <a href={`mailto:${v.email}`}>
+                    {v.email.split('@')[0]}@<wbr />
+                    {v.email.split('@').slice(1).join('@')}
+                  </a>
                 </dd>
               </>
             )}

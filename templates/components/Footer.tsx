@@ -56,14 +56,17 @@ function FooterContent({ ctx }: { ctx: PageContext }) {
           </ul>
         </div>
       </div>
-      <div className="container footer-notes">
-        <p>{t('footer.disclaimer')}</p>
-        <p>
-          <strong className="age-badge">18+</strong> {t('footer.adults')}
-        </p>
-        <p>
-          {t('footer.copyright', { year, brand: site.config.brand })} · {t('footer.madeWith')}
-        </p>
+      {/* The divider spans the grid's columns, not the gutters (it was wider than the text). */}
+      <div className="container">
+        <div className="footer-notes">
+          <p>{t('footer.disclaimer')}</p>
+          <p>
+            <strong className="age-badge">18+</strong> {t('footer.adults')}
+          </p>
+          <p>
+            {t('footer.copyright', { year, brand: site.config.brand })} · {t('footer.madeWith')}
+          </p>
+        </div>
       </div>
     </>
   );

@@ -33,10 +33,9 @@ export function About({ ctx }: { ctx: PageContext }) {
       </Section>
       <Section id="health" title={t('about.health.title')}>
         <p>{t('about.health.text', { months: site.data.health.intervalMonths, date: ctx.format.date(site.data.health.lastUpdate) })}</p>
-      </Section>
-      <div className="container">
+        {/* The way on follows the last text, not a section's spacing below it. */}
         <NextSteps ctx={ctx} rates />
-      </div>
+      </Section>
     </main>
   );
 }

@@ -1,5 +1,5 @@
 import type { PageContext } from '../model/index.ts';
-import { ContactButtons, PageIntro, Section, Venues } from '../components/Blocks.tsx';
+import { ContactButtons, PageIntro, Parts, Section, Venues } from '../components/Blocks.tsx';
 
 /** Contact: WhatsApp, phone, Instagram, availability, areas, 3 steps, venues, privacy. */
 export function Contact({ ctx }: { ctx: PageContext }) {
@@ -35,7 +35,11 @@ export function Contact({ ctx }: { ctx: PageContext }) {
                 <a href={ctx.link(c.id)}>{t(`city.${c.id}.name`)}</a>
               </h3>
               {c.status === 'upcoming' && <p className="badge">{t('city.upcoming')}</p>}
-              {c.areas.length > 0 && <p>{c.areas.map((a) => t(`city.${c.id}.area.${a}`)).join(' · ')}</p>}
+              {c.areas.length > 0 && (
+                <p>
+                  <Parts parts={c.areas.map((a) => t(`city.${c.id}.area.${a}`))} />
+                </p>
+              )}
             </li>
           ))}
         </ul>

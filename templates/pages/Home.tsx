@@ -1,5 +1,5 @@
 import type { PageContext } from '../model/index.ts';
-import { ContactButtons, Section, ServiceRules, tierOf, tierPrice, Venues } from '../components/Blocks.tsx';
+import { ContactButtons, Parts, Section, ServiceRules, tierOf, tierPrice, Venues } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { Gallery } from '../components/Gallery.tsx';
 import { HealthCard } from '../components/Health.tsx';
@@ -45,8 +45,12 @@ export function Home({ ctx }: { ctx: PageContext }) {
                 <h3>{t(`services.card.${card.id}.title`)}</h3>
                 <p>{t(`services.card.${card.id}.description`)}</p>
                 <p className="price price-line">
-                  <strong className="price-amount">{tierPrice(ctx, card.tier)}</strong>
-                  <span className="muted"> · {t(`duration.${tier.duration}`)}</span>
+                  <strong className="price-amount">
+                    <Parts parts={tierPrice(ctx, card.tier).split(' · ')} />
+                  </strong>
+                  <span className="muted">
+                    <Parts parts={[t(`duration.${tier.duration}`)]} first />
+                  </span>
                 </p>
                 {card.page && (
                   <a href={ctx.link(card.page)} className="text-link">
