@@ -15,8 +15,8 @@ const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 
 const c = shipped();
-/** The languages a published build has (site.yaml draftLanguages are left out). */
-const languages: string[] = c.languages.filter((l: string) => !(c.site.draftLanguages ?? []).includes(l));
+/** The published languages (draft ones are not in site.yaml languages). */
+const languages = c.languages;
 const cta = yaml('data/cta.yaml') as { messageLanguage: string; messages: { fields: Record<string, string> } };
 const message = c.texts(cta.messageLanguage);
 const bookingPath = c.pages.find((p: { id: string }) => p.id === 'booking')!.path as string;

@@ -14,9 +14,9 @@ const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 
 const c = shipped();
-/** The languages a published build has (site.yaml draftLanguages are left out). */
-const languages: string[] = c.languages.filter((l: string) => !(c.site.draftLanguages ?? []).includes(l));
-const pagePath = (id: string) => c.pages.find((p: { id: string }) => p.id === id)!.path as string;
+/** The published languages (draft ones are not in site.yaml languages). */
+const languages = c.languages;
+const pagePath = c.pagePath;
 const url = (routePath: string, lang: string) => urlOf(c.file(routePath, lang));
 
 /** Where focus is: inside the banner, the body, or an element with its box and what covers it. */

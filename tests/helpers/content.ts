@@ -30,6 +30,7 @@ export interface ShippedContent {
   dir: string;
   site: Any;
   pages: Any[];
+  /** The published languages (site.yaml languages; draftLanguages are a list of their own). */
   languages: string[];
   defaultLanguage: string;
   /** Languages other than the default. */
@@ -56,6 +57,8 @@ export interface ShippedContent {
   money(amount: number, lang: string): string;
   /** The dist file of a path in a language: ('/rates', 'es') → 'es/rates.html'. */
   file(routePath: string, lang: string): string;
+  /** The path of page `id` (pages.yaml). */
+  pagePath(id: string): string;
 }
 
 let cached: ShippedContent | undefined;
@@ -83,6 +86,7 @@ export function shipped(): ShippedContent {
     dir,
     site,
     pages: yaml('pages.yaml'),
+    pagePath: (id: string) => (yaml('pages.yaml') as { id: string; path: string }[]).find((p) => p.id === id)!.path,
     languages: site.languages,
     defaultLanguage: site.defaultLanguage,
     others: site.languages.filter((l: string) => l !== site.defaultLanguage),

@@ -10,10 +10,10 @@ import { shippedOut } from '../helpers/shared.ts';
 import { read, type Out } from '../helpers/site.ts';
 
 const c = shipped();
-/** The languages a published build has (site.yaml draftLanguages are left out). */
-const languages: string[] = c.languages.filter((l: string) => !(c.site.draftLanguages ?? []).includes(l));
+/** The published languages (draft ones are not in site.yaml languages). */
+const languages = c.languages;
 const out = shippedOut();
-const pagePath = (id: string) => c.pages.find((p: { id: string }) => p.id === id)!.path as string;
+const pagePath = c.pagePath;
 const doc = (id: string, lang: string, from: Out = out) => parseHtml(read(from, c.file(pagePath(id), lang)));
 const normal = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 

@@ -11,10 +11,10 @@ import { copyContent, edit, EPOCH, read, SHIPPED_CONTENT, type Out } from '../he
 import { renderSite } from '../helpers/render.ts';
 
 const c = shipped();
-/** The languages a published build has (site.yaml draftLanguages are left out). */
-const languages: string[] = c.languages.filter((l: string) => !(c.site.draftLanguages ?? []).includes(l));
+/** The published languages (draft ones are not in site.yaml languages). */
+const languages = c.languages;
 const out = shippedOut();
-const pagePath = (id: string) => c.pages.find((p: { id: string }) => p.id === id)!.path as string;
+const pagePath = c.pagePath;
 const doc = (id: string, lang: string, from: Out = out) => parseHtml(read(from, c.file(pagePath(id), lang)));
 const normal = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
