@@ -22,7 +22,8 @@ import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { inputKey, outputIntact, readRecord, writeRecord } from './output/carry.ts';
+import { changedFiles, inputStamps, outputIntact, readRecord, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { assetsKey, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
 import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
@@ -108,9 +109,10 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // so its start-up overlaps the input key and the data files.
   if (opts.workerEntry && !opts.plan && !cache) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
 
-  // key: nothing changed since the last good build of this folder? Then carry its files over.
-  const record = !cache && writer instanceof DiskWriter ? { key: await inputKey(config), last: await readRecord(config) } : undefined;
-  if (record?.last && writer instanceof DiskWriter && (await unchangedSince(config, record.key, record.last))) return carryOver(config, writer, record.last, state);
+  // key: nothing changed since the last good build of this folder? Then it stays as it is.
+  const last = !cache && writer instanceof DiskWriter ? await readRecord(config) : undefined;
+  const record = !cache && writer instanceof DiskWriter ? { stamps: await inputStamps(config, last), last } : undefined;
+  if (record?.last && writer instanceof DiskWriter && (await unchangedSince(config, record.stamps.key, record.last))) return unchanged(writer, record.last, state);
   if (record) lap('key');
 
   const fail = async (stage: string): Promise<never> => {
@@ -131,19 +133,25 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   const { routes, uses, site } = checkAndRoute(config, model, loaded, diags);
   if (diags.hasErrors()) return fail('route');
+  // An incremental build: the routes whose inputs changed since the recorded build (undefined: all).
+  const plan = record && writer instanceof DiskWriter ? planRoutes(config, record.stamps, record.last, site, routes, model) : undefined;
   lap('check+route');
 
   // Large one-shot builds render on every core: workers start now and join the rendering when
   // loaded (this thread does not wait for them).
-  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, routes, state);
+  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, (plan?.selected ?? routes.routes).length, state);
 
   const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);
   if (diags.hasErrors()) return fail('templates');
   lap('templates+assets');
 
   const assets = assetUrls(site, bundled, images);
+  if (plan) {
+    plan.assets = assetsKey(templates.compiled.code, assets, images.table());
+    await carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state);
+  }
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
-  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed }, state);
+  const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed, plan }, state);
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
   await pauseAsync('rendered');
@@ -162,8 +170,23 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
   const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
-  if (record && writer instanceof DiskWriter) {
-    const unrecorded = await writeRecord(config, { key: record.key, build: writer.buildId, files: writer.paths(), diagnostics: diags.items, stats });
+  if (plan?.rendered !== undefined) stats.incremental = { rendered: plan.rendered, reused: (writer as DiskWriter).carried, why: plan.why };
+  if (record && plan && writer instanceof DiskWriter) {
+    const { stamps } = record;
+    const unrecorded = await writeRecord(config, {
+      key: stamps.key,
+      code: stamps.code,
+      codeStamps: stamps.codeStamps,
+      content: stamps.content,
+      today: site.today,
+      routes: Object.fromEntries(plan.keys),
+      assets: plan.assets,
+      missingTexts: plan.missingTexts,
+      build: writer.buildId,
+      files: writer.paths(),
+      diagnostics: diags.items,
+      stats,
+    });
     if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
   }
   return { site, routes, diagnostics: diags.items, stats };
@@ -179,15 +202,12 @@ async function unchangedSince(config: BuildConfig, key: string, last: LastBuild)
   return existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, last));
 }
 
-/** Nothing changed: take the last build's files as they are (hard links), render nothing. Only one-shot builds to disk do this. */
-async function carryOver(config: BuildConfig, writer: DiskWriter, last: LastBuild, state: BuildState): Promise<BuildResult> {
-  await writer.carry(config.outDir, last.files);
-  await writer.commit();
+/** Nothing changed: the live build is this build, as it is. Nothing is rendered, written or published. */
+async function unchanged(writer: DiskWriter, last: LastBuild, state: BuildState): Promise<BuildResult> {
+  await writer.abort();
   state.lap('carry');
-  // The carried build is a new folder: recorded as the live one, or the next build renders again.
-  const unrecorded = await writeRecord(config, { ...last, build: writer.buildId });
   return {
-    diagnostics: unrecorded ? [...last.diagnostics, { severity: 'warning', code: 'record', message: unrecorded }] : last.diagnostics,
+    diagnostics: last.diagnostics,
     stats: {
       ...last.stats,
       files: last.files.length,
@@ -196,8 +216,58 @@ async function carryOver(config: BuildConfig, writer: DiskWriter, last: LastBuil
       stages: state.stages,
       images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 },
       carried: last.files.length,
+      incremental: undefined,
     },
   };
+}
+
+/** An incremental build's plan: each route's input key, which routes to render and why. */
+interface RoutePlan {
+  keys: Map<string, string>;
+  /** Routes to render; undefined: every route (`why` says why). */
+  selected?: Route[];
+  why: string;
+  /** Set once the assets are known: their key (a change renders every route). */
+  assets?: string;
+  /** Set after rendering: pages rendered (the rest were carried over). */
+  rendered?: number;
+  missingTexts?: boolean;
+}
+
+/**
+ * Which routes this build renders: those whose input key (routes/inputs.ts) differs from the
+ * recorded build's, when that record can vouch for the output in place. Anything it cannot vouch
+ * for renders everything, and `why` says so.
+ */
+function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, site: Site, routes: RouteTable, model: SiteModel): RoutePlan {
+  const keys = routeKeys(site, routes, model, stamps.code);
+  const all = (why: string): RoutePlan => ({ keys, why });
+  if (!last) return all('no earlier build of this output folder is recorded');
+  if (!last.routes || !last.content) return all('the last build was recorded by an earlier version');
+  if (last.build === undefined || last.build !== liveBuild(config.outDir)) return all('the build in place is not the one recorded (an interrupted build, or a replaced folder)');
+  if (last.code !== stamps.code) return all('the templates, client script, generator or build options changed');
+  if (last.missingTexts) return all('the last build showed missing texts as their keys');
+  const changed = changedFiles(last.content, stamps.content);
+  const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
+  const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
+  return { keys, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
+}
+
+/**
+ * Routes left out of the plan: their files taken from the live build (hard links), once the assets
+ * every page links are known to be the same. A file the live build lacks is rendered instead.
+ */
+async function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan, last: BuildRecord | undefined, routes: RouteTable, state: BuildState): Promise<void> {
+  if (!plan.selected) return;
+  if (plan.assets !== last?.assets) {
+    plan.selected = undefined;
+    plan.why = 'the compiled templates, styles, client script or image files changed';
+    return;
+  }
+  const chosen = new Set(plan.selected);
+  const missing = new Set(writer.carry(config.outDir, routes.routes.filter((r) => !chosen.has(r)).map((r) => r.file)));
+  if (missing.size) plan.selected = routes.routes.filter((r) => chosen.has(r) || missing.has(r.file));
+  state.lap('carry');
 }
 
 interface Compiling {
@@ -302,9 +372,9 @@ function sharedPostImages(site: Site, inPosts: readonly PostImageUse[]): Record<
   return out;
 }
 
-/** Page workers for a large build; the markdown helper stops, since page workers render their own markdown. */
-async function startPagePool(workerEntry: URL, routes: RouteTable, state: BuildState): Promise<void> {
-  state.pool = PagePool.start(workerEntry, routes.routes.length);
+/** Page workers for a large build (`count` routes to render); the markdown helper stops, since page workers render their own markdown. */
+async function startPagePool(workerEntry: URL, count: number, state: BuildState): Promise<void> {
+  state.pool = PagePool.start(workerEntry, count);
   if (state.pool && state.helper) {
     await state.helper.terminate();
     state.helper = undefined;
@@ -388,15 +458,18 @@ interface Rendering {
  * and writes its pages; returns the pages by kind and language. Render errors (once each) and
  * missing texts go to the diagnostics.
  */
-async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writer, r: Rendering & { images: ProcessedImages; renamed: boolean }, state: BuildState): Promise<BuildStats['pages']> {
+async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writer, r: Rendering & { images: ProcessedImages; renamed: boolean; plan?: RoutePlan }, state: BuildState): Promise<BuildStats['pages']> {
   const { site, routes, assets, templates } = r;
-  const { diags, pool } = state;
+  const { diags } = state;
   const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
-  const selected = only ? routes.routes.filter(only) : routes.routes;
+  const selected = r.plan?.selected ?? (only ? routes.routes.filter(only) : routes.routes);
+  // An incremental build that renders everything after all (its assets changed) is a large build again.
+  if (r.plan && !r.plan.selected && !state.pool && opts.workerEntry) await startPagePool(opts.workerEntry, selected.length, state);
+  const { pool } = state;
   const counter = routeCounter();
   const tally = createTally();
   const tallies = [tally];
-  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, config, counter);
+  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, config, counter, r.plan?.selected);
   const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(opts.cache) });
   await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally, { helper: state.helper }), writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (pool && writer instanceof DiskWriter) {
@@ -414,6 +487,13 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   for (const t of tallies) {
     for (const [kind, byLang] of Object.entries(t.pages)) for (const [lang, n] of Object.entries(byLang)) (pages[kind] ??= {})[lang] = (pages[kind]?.[lang] ?? 0) + n;
     for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
+  }
+  if (r.plan) {
+    // Carried pages count as built; which texts they miss is only known when rendered.
+    const chosen = new Set(selected);
+    for (const route of routes.routes) if (!chosen.has(route)) (pages[route.kind] ??= {})[route.lang] = (pages[route.kind]?.[route.lang] ?? 0) + 1;
+    r.plan.rendered = selected.length;
+    r.plan.missingTexts = missing.size > 0;
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, entries] of missing) {

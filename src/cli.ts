@@ -28,8 +28,9 @@ export function formatSummary(result: BuildResult, outDir: string, print: PrintO
   const where = `${path.relative(process.cwd(), outDir) || '.'}/`;
   const lines = [
     stats.carried
-      ? `Nothing changed since the last build: ${stats.carried} files of ${total} pages carried over to ${where} unrendered in ${Math.round(stats.ms)} ms`
+      ? `Nothing changed since the last build: ${where} holds its ${stats.carried} files (${total} pages) as they are; nothing rendered or written (${Math.round(stats.ms)} ms)`
       : `Built ${total} pages in ${Math.round(stats.ms)} ms → ${where} (${stats.files} files, ${kb(stats.bytes)})`,
+    ...incrementalLine(stats, total),
     `  ${'kind'.padEnd(10)}${langs.map((l) => l.padStart(6)).join('')}`,
   ];
   for (const kind of Object.keys(stats.pages).sort()) {
@@ -55,6 +56,14 @@ export function formatSummary(result: BuildResult, outDir: string, print: PrintO
   for (const w of warnings) lines.push(`  ${formatDiagnostic(w, print)}`);
   for (const n of result.diagnostics.filter((d) => d.severity === 'note')) lines.push(`  ${formatDiagnostic(n, print)}`);
   return lines.join('\n');
+}
+
+/** What an incremental build rendered and why (the build record could vouch for the rest). */
+function incrementalLine(stats: BuildResult['stats'], total: number): string[] {
+  const inc = stats.incremental;
+  if (!inc) return [];
+  if (inc.rendered === total) return [`  rendered every page: ${inc.why}`];
+  return [`  rendered ${inc.rendered} of ${total} pages (${inc.why}); ${inc.reused} unchanged pages taken from the last build`];
 }
 
 function printErrors(stage: string, diagnostics: Diagnostic[], verbose = false): void {

@@ -17,8 +17,10 @@ export interface BuildStats {
   /** Image sources, files written for them, and how many came from the cache or were encoded. */
   images: ImageStats;
   languages: readonly string[];
-  /** Files carried over unchanged from the last build (nothing rendered); 0 for a real build. */
+  /** Files of the live build, when nothing changed since it (nothing rendered or written); 0 for a real build. */
   carried: number;
+  /** An incremental build: pages rendered, files taken from the live build unchanged, and why it rendered what it did. */
+  incremental?: { rendered: number; reused: number; why: string };
   /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
   threads: number;
   /** The host target the output was written for (its files in the web root and beside it). */

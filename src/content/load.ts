@@ -188,6 +188,15 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
         untranslated[lang] = takeUntranslated(texts[lang]);
       }),
     );
+    // The tables finish loading in any order: keyed in the languages' order, so the site is the same on every build.
+    for (const table of [texts, textFiles, untranslated] as Record<string, unknown>[]) {
+      for (const { lang } of lists) {
+        if (!(lang in table)) continue;
+        const value = table[lang];
+        delete table[lang];
+        table[lang] = value;
+      }
+    }
     if (opts.baseUrl) config.baseUrl = opts.baseUrl;
     config.baseUrl = config.baseUrl.replace(/\/+$/, '');
     leaveOutDraftLanguages(config, { texts, textFiles, untranslated }, opts.drafts, at, diags);

@@ -1,10 +1,12 @@
 /**
- * Incremental builds across runs: a build whose inputs are all unchanged since the last good
- * build renders nothing and rewrites nothing. The new output is the last one's files hard-linked
- * into the staging folder (same bytes, no copy), then swapped in as usual.
+ * Incremental builds across runs. The record of the last good build of an output folder holds its
+ * input stamps and each route's input key (routes/inputs.ts). A build whose inputs are all
+ * unchanged renders and writes nothing: the live build stays. Otherwise only routes whose key
+ * changed are rendered; the others' files are hard-linked from the live build into the new one
+ * (same bytes, no copy), which is then published as usual.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs, statSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
@@ -15,6 +17,18 @@ import { failPoint } from './publish.ts';
 /** What the last good build of an output folder recorded. */
 export interface BuildRecord {
   key: string;
+  /** The non-content part of the key: another one means every page is rendered again. */
+  code?: string;
+  /** Content file stamps (what changed since, for the summary), and the code files' stamps that carry a hash. */
+  content?: Record<string, string>;
+  codeStamps?: Record<string, string>;
+  /** Each route's input key by output file (routes/inputs.ts), and the key of the assets every page links. */
+  routes?: Record<string, string>;
+  assets?: string;
+  /** Pages showed a missing text as its key (a draft build): which ones is not recorded, so the next build renders all. */
+  missingTexts?: boolean;
+  /** The build's date (pages showing dates change with it). */
+  today?: string;
   /**
    * The id of the build this record describes (its folder in `.dist.builds`). The record is written
    * after publishing: a build killed in between leaves another build live than the one recorded,
@@ -28,26 +42,71 @@ export interface BuildRecord {
 }
 
 /**
- * The key of everything a build reads: content, templates, client, the generator's own sources,
- * the options and the build date. Each input file counts by its path, size and modification time
- * (as git's index and make do): stat-ing 4,000 posts costs ~10 ms where reading and hashing them
- * cost ~60 ms on every build. A file saved again unchanged only costs a full build.
+ * What a build reads, stamped: content, templates, client, the generator's own sources, the
+ * options. Each input file counts by its path, size and modification time (as git's index and
+ * make do): stat-ing 4,000 posts costs ~10 ms where reading and hashing them cost ~60 ms on every
+ * build. A file saved again unchanged only costs a render of what reads it.
  */
-export async function inputKey(config: BuildConfig): Promise<string> {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, today: config.today }));
+export interface InputStamps {
+  /** Everything: equal keys mean nothing changed at all. */
+  key: string;
+  /** Everything but the content folder: templates, client, generator, lock file and options. */
+  code: string;
+  /** Each content file's stamp, by content-relative path (what changed, for the summary). */
+  content: Record<string, string>;
+  /** Stamps of templates, client and generator files that carry a content hash (modified just before). */
+  codeStamps: Record<string, string>;
+}
+
+export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
+  const code = createHash('sha256');
+  const codeStamps: Record<string, string> = {};
+  code.update(JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, dirs: [config.contentDir, config.templatesDir, config.clientDir] }));
   for (const [label, dir] of [
-    ['content', config.contentDir],
     ['templates', config.templatesDir],
     ['client', config.clientDir],
     ['src', path.join(config.projectRoot, 'src')],
   ] as const) {
     for (const f of await listFiles(dir)) {
-      const st = statSync(path.join(dir, f), { bigint: true });
-      hash.update(`${label}/${f}\0${st.size}\0${st.mtimeNs}\n`);
+      const s = stamp(path.join(dir, f), before?.codeStamps?.[`${label}/${f}`]);
+      if (s.split(':').length > 2) codeStamps[`${label}/${f}`] = s;
+      code.update(`${label}/${f}\0${s}\n`);
     }
   }
-  return hash.digest('hex');
+  for (const f of ['bin/site.js', 'package-lock.json']) code.update(`${f}\0${stamp(path.join(config.projectRoot, f))}\n`);
+  const codeKey = code.digest('hex');
+  const content: Record<string, string> = {};
+  const key = createHash('sha256').update(codeKey).update(config.today);
+  for (const f of await listFiles(config.contentDir)) {
+    content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
+    key.update(`${f}\0${content[f]}\n`);
+  }
+  return { key: key.digest('hex'), code: codeKey, codeStamps, content };
+}
+
+/**
+ * A file's size and modification time; with its content hash too when it was modified in the last
+ * few seconds: file systems stamp times by a clock tick of up to several milliseconds, so an edit
+ * of the same size just after a build could keep both (git's "racily clean" entries). A file
+ * recorded that way is hashed again while its size and time still match (`before`), so its stamp
+ * stays the same once it is no longer recent.
+ */
+function stamp(file: string, before?: string): string {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!st) return '-';
+  const base = `${st.size}:${st.mtimeNs}`;
+  const recent = Date.now() - Number(st.mtimeNs / 1_000_000n) < RACY_MS;
+  if (!recent && !before?.startsWith(`${base}:`)) return base;
+  return `${base}:${createHash('sha256').update(readFileSync(file)).digest('base64url')}`;
+}
+const RACY_MS = 3000;
+
+/** Content files added, changed or removed between two stamp sets, sorted. */
+export function changedFiles(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  const out = new Set<string>();
+  for (const [f, s] of Object.entries(after)) if (before[f] !== s) out.add(f);
+  for (const f of Object.keys(before)) if (!(f in after)) out.add(f);
+  return [...out].sort();
 }
 
 function recordFile(config: BuildConfig): string {
@@ -96,16 +155,28 @@ export async function outputIntact(config: BuildConfig, record: BuildRecord): Pr
   return files.length === record.files.length && files.every((f, i) => f === record.files[i]);
 }
 
-/** Hard-link every file of the current output into `staging` (copy where linking is refused). */
-export async function carryOver(outDir: string, staging: string, files: readonly string[]): Promise<void> {
+/**
+ * Hard-link each of `files` of the current output into `staging` (copy where linking is refused);
+ * returns the files that could not be taken (gone from the output: the caller renders them).
+ * Synchronous: one link is a few microseconds, a promise round trip through the thread pool costs
+ * more than the link (output/writer.ts).
+ */
+export function carryOver(outDir: string, staging: string, files: Iterable<string>): string[] {
   const dirs = new Set<string>();
+  const missing: string[] = [];
   for (const f of files) {
     const target = path.join(staging, f);
     const dir = path.dirname(target);
     if (!dirs.has(dir)) {
-      await fs.mkdir(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true });
       dirs.add(dir);
     }
-    await fs.link(path.join(outDir, f), target).catch(() => fs.copyFile(path.join(outDir, f), target));
+    try {
+      linkSync(path.join(outDir, f), target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(f);
+      else copyFileSync(path.join(outDir, f), target);
+    }
   }
+  return missing;
 }

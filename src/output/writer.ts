@@ -6,7 +6,7 @@ import { mkdirSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
-import { hostFolder, hostFolderFiles } from './host-folder.ts';
+import { carryOver } from './carry.ts';
 import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, swapIn, WEB, writeMarker } from './publish.ts';
 
 /** Where rendered files go: the disk with an atomic swap (build) or in place by changes (watch). */
@@ -113,13 +113,23 @@ export class DiskWriter implements Writer {
     return [...this.written].sort();
   }
 
-  /** Take the files of the current output and its host files as they are (hard links into this build). */
-  async carry(outDir: string, files: readonly string[]): Promise<void> {
-    const { carryOver } = await import('./carry.ts');
-    await carryOver(outDir, this.staging, files);
-    await carryOver(hostFolder(outDir), path.join(this.build, HOST), hostFolderFiles(outDir));
-    for (const f of files) this.written.add(f);
-    this.files += files.length;
+  /** Files taken from the live build unchanged (hard links), not written by this one. */
+  carried = 0;
+
+  /**
+   * Take these files of the live output into this build as they are (hard links): routes whose
+   * inputs did not change. Returns the ones the output no longer has (the caller renders them).
+   */
+  carry(outDir: string, files: readonly string[]): string[] {
+    const missing = carryOver(outDir, this.staging, files);
+    const gone = new Set(missing);
+    for (const f of files) {
+      if (gone.has(f)) continue;
+      if (this.written.has(f)) throw new Error(`${f} written twice`);
+      this.written.add(f);
+      this.carried++;
+    }
+    return missing;
   }
 
   async commit(): Promise<void> {

@@ -144,6 +144,8 @@ interface StartMessage {
   contentDir: string;
   staging: string;
   counter: SharedArrayBuffer;
+  /** Indexes of the routes to render (an incremental build's share); absent: all of them. */
+  only?: number[];
 }
 
 type Reply =
@@ -191,8 +193,11 @@ export class PagePool {
     return this.workers.length;
   }
 
-  /** Hand every worker the build (serialised once) and its share of the routes via `counter`. */
-  send(site: Site, routes: RouteTable, assets: Assets, images: Record<string, ImageAsset>, templates: TemplateModule, writer: DiskWriter, dirs: { outDir: string; contentDir: string }, counter: Int32Array): void {
+  /**
+   * Hand every worker the build (serialised once) and its share of the routes via `counter`:
+   * claims index `selected` (every route when absent), which must be the list this thread renders.
+   */
+  send(site: Site, routes: RouteTable, assets: Assets, images: Record<string, ImageAsset>, templates: TemplateModule, writer: DiskWriter, dirs: { outDir: string; contentDir: string }, counter: Int32Array, selected?: readonly Route[]): void {
     const { outDir, contentDir } = dirs;
     const { image: _image, ...plainAssets } = assets;
     // Post bodies stay behind (workers read the posts they render): the model sent is metadata.
@@ -206,6 +211,7 @@ export class PagePool {
       contentDir,
       staging: writer.staging,
       counter: counter.buffer as SharedArrayBuffer,
+      ...(selected && { only: indexesOf(routes.routes, selected) }),
     };
     // Serialised once into shared memory: every worker reads the same bytes, none is copied per worker.
     const { counter: shared, ...rest } = message;
@@ -234,6 +240,12 @@ export class PagePool {
   }
 }
 
+/** Positions of `selected` in `all` (both in route table order). */
+function indexesOf(all: readonly Route[], selected: readonly Route[]): number[] {
+  const at = new Map(all.map((r, i) => [r, i]));
+  return selected.map((r) => at.get(r)!);
+}
+
 /** Inside a page worker: wait for the build, render claimed routes, report what was written. */
 export function runPageWorker(): void {
   parentPort!.once('message', async ({ bytes, counter }: { bytes: Uint8Array; counter: SharedArrayBuffer }) => {
@@ -256,7 +268,8 @@ export function runPageWorker(): void {
       const writer = new DiskWriter(start.outDir, { staging: start.staging });
       const body = (post: Post) => splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body ?? '';
       const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body });
-      await renderClaimed(routes.routes, new Int32Array(counter), env, writer, tally);
+      const list = start.only ? start.only.map((i) => routes.routes[i]!) : routes.routes;
+      await renderClaimed(list, new Int32Array(counter), env, writer, tally);
       reply = { ok: true, files: writer.paths(), bytes: writer.bytes, pages: tally.pages, missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]), errors: tally.errors };
     } catch (err) {
       reply = { ok: false, message: (err as Error).stack ?? String(err) };

@@ -74,6 +74,22 @@ describe('parallel rendering', () => {
     expect(post).toContain('Note 7 &lt;es&gt; &amp; co');
   });
 
+  it('[R-INC-1] an incremental build on 3 threads renders only the edited posts, byte for byte as a cold build', async () => {
+    const env = { SITE_RENDER_THREADS: '3', SITE_MIN_PARALLEL_ROUTES: '1', SITE_MIN_MARKDOWN_HELPER_POSTS: '1' };
+    const out = path.join(tmpDir(), 'dist');
+    expect((await build(out, env)).code).toBe(0);
+    const note = (i: number) => path.join(content, `blog/note-${String(i).padStart(2, '0')}/es.md`);
+    for (let i = 1; i <= 10; i++) writeFileSync(note(i), `${readFileSync(note(i), 'utf8')}\nEdited ${i}.\n`);
+    const ten = await build(out, env);
+    expect(ten.code, ten.stderr).toBe(0);
+    expect(ten.stdout).toMatch(/rendered 10 of \d+ pages \(blog\/note-01\/es\.md, blog\/note-02\/es\.md, blog\/note-03\/es\.md and 7 more changed\)/);
+    expect(ten.stdout).toMatch(/rendered on 3 threads/);
+    const cold = path.join(tmpDir(), 'dist');
+    expect((await build(cold, { SITE_RENDER_THREADS: '1' })).code).toBe(0);
+    expect(listFiles(out)).toEqual(listFiles(cold));
+    for (const f of listFiles(cold)) expect(readFileSync(path.join(out, f)).equals(readFileSync(path.join(cold, f))), f).toBe(true);
+  });
+
   it('a page that fails to render in any thread fails the build, names its route, and leaves the last output', async () => {
     const out = path.join(tmpDir(), 'dist');
     const good = await build(out, { SITE_RENDER_THREADS: '1' });

@@ -118,7 +118,7 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
 
   it('the incremental carry works through the published link', async () => {
     const r = await runCli(['build', '--content', content, '--out', out]);
-    expect(r.stdout).toMatch(/^Nothing changed since the last build/);
+    expect(r.stdout.slice(0, 400)).toMatch(/^Nothing changed since the last build/);
     expectComplete();
     expect(existsSync(path.join(out, 'index.html'))).toBe(true);
   });

@@ -1,0 +1,71 @@
+/**
+ * What each route reads: the dependency graph `site build` and `site watch` share. Every route gets
+ * a key, a hash of the inputs its page is made from; a route whose key is the same as when its file
+ * was written would be rendered to the same bytes, so its file is kept (watch) or carried over
+ * (build) instead. The graph, as rules (generic: any site's templates follow them):
+ * - every route: the site-wide content (site.yaml, pages.yaml, data files, redirects, draft and
+ *   language lists, the build's date), its language's text table, the texts other languages' pages
+ *   also read (`lang.name` and what the model's `sharedText` names), its hreflang alternates, and
+ *   (through `assetsKey`, added by the caller) the templates, the client bundle and the image table;
+ * - a post: its body, and its versions in every language without their bodies (hreflang; a
+ *   version's preview image may be another's, through `site.postImages`);
+ * - a blog list or category page: its slice of posts without their bodies, and where it sits
+ *   among its pages;
+ * - every other page (home, admin, 404, stubs…): every post without its body (a template may count
+ *   or list them; a body edit changes only its post's pages).
+ * A template reading what its route's rules leave out (a post page listing other posts) would be
+ * left stale: tests/integration/incremental-random.test.ts compares random edit sequences with cold
+ * builds, file by file, to hold the rules to the templates.
+ */
+import { createHash } from 'node:crypto';
+import type { Post, Site, SiteModel } from '../content/model.ts';
+import type { Route, RouteTable } from './table.ts';
+
+const hashOf = (...parts: string[]) => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p).update('\0');
+  return h.digest('base64url').slice(0, 22);
+};
+
+/** A post as lists and other pages see it: everything but its body. */
+function postMeta(post: Post, site: Site): string {
+  const { body: _body, ...meta } = post;
+  return JSON.stringify([meta, site.postImages?.[post.file]]);
+}
+
+/**
+ * The key of every route by output file. `code` keys what is not content (templates, client
+ * bundle, images, generator, options); the caller passes it so a change there changes every key.
+ */
+export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code: string): Map<string, string> {
+  const { locate: _locate, texts, posts, postImages: _images, ...rest } = site;
+  // Site-wide content: everything in the site but its texts and posts (facts derive from it).
+  const global = hashOf(code, JSON.stringify(rest));
+  // Texts other languages' pages read too: one key for all of them.
+  const shared: string[] = [];
+  for (const lang of site.languages) for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v);
+  const sharedKey = hashOf(...shared);
+  const langKey = new Map(site.languages.map((lang) => [lang, hashOf(global, sharedKey, JSON.stringify(texts[lang] ?? {}))]));
+  const metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
+  const allPosts = hashOf(...metas.values());
+  const bySlug = new Map<string, Post[]>();
+  for (const p of posts) (bySlug.get(p.slug) ?? bySlug.set(p.slug, []).get(p.slug)!).push(p);
+  const keys = new Map<string, string>();
+  for (const r of routes.routes) keys.set(r.file, hashOf(langKey.get(r.lang) ?? global, JSON.stringify([r.kind, r.path, r.template, r.canonical, r.target, r.source, r.category]), JSON.stringify([...routes.alternates(r)]), own(r)));
+  return keys;
+
+  function own(r: Route): string {
+    if (r.kind === 'post') return hashOf(JSON.stringify(r.post!.body), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!));
+    if (r.list) return hashOf(JSON.stringify([r.list.page, r.list.pages, r.list.first]), ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, site)));
+    return allPosts;
+  }
+}
+
+/**
+ * The key of what every page is made with besides content: compiled templates, bundled assets, the
+ * image table (by path: images finish encoding in any order).
+ */
+export function assetsKey(templatesCode: string, assets: object, images: Readonly<Record<string, unknown>>): string {
+  const table = Object.keys(images).sort().map((k) => [k, images[k]]);
+  return hashOf(templatesCode, JSON.stringify(assets, (_k, v: unknown) => (typeof v === 'function' ? undefined : v)), JSON.stringify(table));
+}
