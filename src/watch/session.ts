@@ -6,11 +6,10 @@ import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import { build, type BuildCache, type BuildResult } from '../build.ts';
 import { BuildError, formatDiagnostic } from '../diagnostics.ts';
-import type { Site } from '../content/model.ts';
 import type { Route } from '../routes/table.ts';
 import { fileForPath } from '../routes/paths.ts';
 import { IncrementalWriter, hashTree } from '../output/writer.ts';
-import { affectedRoutes } from './plan.ts';
+import { routeKeys } from '../routes/inputs.ts';
 
 export interface RebuildReport {
   ok: boolean;
@@ -32,8 +31,12 @@ export interface RebuildReport {
 export class WatchSession {
   private readonly cache: BuildCache = { parsed: new Map() };
   private hashes?: Map<string, string>;
-  private site?: Site;
   private routeFiles = new Set<string>();
+  /**
+   * Each route's input key (routes/inputs.ts, the graph `site build` uses too) for the files on disk;
+   * undefined when templates, client or images changed since: then every route is rendered.
+   */
+  private keys?: Map<string, string>;
 
   constructor(private readonly config: BuildConfig) {}
 
@@ -54,7 +57,6 @@ export class WatchSession {
       if (roots.includes(c)) {
         // A folder was removed and came back (or was replaced): nothing cached from it holds.
         Object.assign(this.cache, { templates: undefined, model: undefined, bundled: undefined, images: undefined });
-        this.site = undefined;
       }
       if (under(c, this.config.templatesDir, 'styles')) this.cache.bundled = undefined;
       // Templates import a client module (client/names.ts): a client change rebuilds both.
@@ -62,10 +64,13 @@ export class WatchSession {
       else if (under(c, this.config.templatesDir, 'model')) Object.assign(this.cache, { templates: undefined, model: undefined });
       else if (under(c, this.config.templatesDir)) this.cache.templates = undefined;
       if (under(c, contentDir, 'images')) this.cache.images = undefined;
+      // Route keys cover content; what every page is made with (templates, styles, script, images) renders them all.
+      if (roots.includes(c) || !under(c, contentDir) || under(c, contentDir, 'images')) this.keys = undefined;
     }
-    // The filter needs the new site: compute it inside the build, from the loaded site.
+    if (!changes.length) this.keys = undefined;
     let rendered = 0;
-    const before = this.site;
+    const before = this.keys;
+    let after: Map<string, string> | undefined;
     const keep = new Set<string>();
     const writer = new IncrementalWriter(this.config.outDir, this.hashes, keep);
     let result: BuildResult;
@@ -74,7 +79,9 @@ export class WatchSession {
         cache: this.cache,
         onRoute,
         plan: (site, routes, model) => {
-          const only = changes.length ? affectedRoutes(changes, contentDir, before, site, model) : undefined;
+          after = routeKeys(site, routes, model, '');
+          const keys = after;
+          const only = before && ((r: Route) => keys.get(r.file) !== before.get(r.file));
           // Files of routes not rendered now stay on disk as they are.
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
           return only;
@@ -84,7 +91,7 @@ export class WatchSession {
       if (!(err instanceof BuildError)) throw err;
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
-    this.site = result.site!; // a session passes a cache, so its builds always render
+    this.keys = after;
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {
