@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench:scale`: build the same generated blog with this project, Hugo and Eleventy and
-// compare wall time and peak memory (issue 7). Not part of `npm test`.
+// compare wall time and peak memory (issue 7), and time this project's rebuilds of one output folder
+// (nothing changed, one post edited, a text on every page edited: R-INC-3, issue 25) against the
+// peers' full builds. Not part of `npm test`.
 //
 //   npm run bench:scale                                   full matrix (under 20 minutes)
 //   npm run bench:scale -- --posts N [--langs 1|4] [--runs R] [--target tmpfs|disk|both]
@@ -351,6 +353,37 @@ const sec = (ms) => (ms / 1000).toFixed(2);
 const fmtInt = (n) => n.toLocaleString('en-US');
 const log = (s) => process.stderr.write(`${s}\n`);
 
+// ---------------------------------------------------------------------- rebuilds (R-INC-3, issue 25)
+/**
+ * This project's incremental rebuilds of one output folder, after a cold build (not timed): the
+ * same `site build` with nothing changed, after one post's body was edited, and after a text every
+ * page of the default language shows was edited, alternating, `runs` of each (medians).
+ */
+const rebuilds = [];
+async function rebuildTimes(input, out, runs) {
+  const project = generators.find((g) => g.id === 'project');
+  const post = path.join(input.project, 'blog', slugOf(1), `${input.languages[0]}.md`);
+  const table = path.join(input.project, 'i18n', `${input.languages[0]}.yaml`);
+  const cold = await build(project.command(input, out));
+  if (cold.error) return { error: cold.error };
+  const kinds = {
+    none: () => {},
+    post: (run) => writeFileSync(post, `${readFileSync(post, 'utf8')}\nOne more paragraph (${run}).\n`),
+    text: (run) => writeFileSync(table, readFileSync(table, 'utf8').replace(/^( {2}madeWith: .*?)( \(\d+\))?$/m, `$1 (${run})`)),
+  };
+  const times = { none: [], post: [], text: [] };
+  for (let run = 0; run < runs; run++) {
+    for (const [kind, edit] of Object.entries(kinds)) {
+      edit(run);
+      const r = await build(project.command(input, out));
+      if (r.error) return { error: `${kind}: ${r.error}` };
+      times[kind].push(r.ms);
+      log(`  rebuild ${kind.padEnd(5)} ${sec(r.ms).padStart(7)} s`);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { medianMs: median(v), timesMs: v }]));
+}
+
 // ---------------------------------------------------------------------------------------- the runs
 const jobs = cases.flatMap((c) => targets.map((t) => ({ ...c, target: t })));
 const results = [];
@@ -549,6 +582,7 @@ for (const [j, job] of jobs.entries()) {
         if (job.target.id === 'disk') spawnSync('sync'); // the next build does not pay for this one's writeback
       }
     }
+    if (!per.project.error && !skip.has('project')) rebuilds.push({ target: job.target.id, posts: job.posts, langs: job.langs, ...(await rebuildTimes(input, path.join(dir, 'out', 'project-inc'), Math.max(3, runs))) });
     const pages = job.posts * job.langs;
     const secondsPerRound = (Date.now() - roundStart) / 1000 / runs;
     roundAt[pages] = Math.max(roundAt[pages] ?? 0, secondsPerRound);
@@ -619,6 +653,25 @@ for (const t of targets) {
 // the targets of issue 7, where the runs include them
 const checks = [];
 const verdict = (ok) => (ok === undefined ? 'not measured' : ok ? 'met' : 'NOT met');
+
+// R-INC-3: this project's rebuilds beside the peers' full builds of the same posts
+if (rebuilds.length) {
+  console.log('### Rebuilds of one output folder (this project), against full builds of the same posts\n');
+  console.log('| target | posts x languages | rebuild | runs | median wall (s) | / Hugo full build | / Eleventy full build | target (/ Hugo) |');
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
+  const goal = { none: ['nothing changed', 0.2], post: ['one post edited', 0.3], text: ['a text on every page edited', 1.0] };
+  for (const r of rebuilds) {
+    const peer = (g) => find(r.target, r.posts, r.langs, g)?.medianMs;
+    for (const [kind, [label, max]] of Object.entries(goal)) {
+      const m = r[kind]?.medianMs;
+      const vs = (g) => (m && peer(g) ? (m / peer(g)).toFixed(2) : 'n/a');
+      console.log(`| ${r.target} | ${fmtInt(r.posts)} x ${r.langs} | ${label} | ${r[kind]?.timesMs.length ?? 0} | ${m ? sec(m) : `failed: ${r.error}`} | ${vs('hugo')} | ${vs('eleventy')} | <= ${max} |`);
+      if (m && peer('hugo') && ((r.posts === 4000 && r.langs === 1) || (r.posts === 1000 && r.langs === 4)))
+        checks.push(`${r.target}: ${fmtInt(r.posts)} x ${r.langs}, ${label} / Hugo's full build ${(m / peer('hugo')).toFixed(2)} (target <= ${max}): ${verdict(m / peer('hugo') <= max)}`);
+    }
+  }
+  console.log('');
+}
 for (const t of targets) {
   const rh = ratio(t.id, 4000, 1, 'hugo');
   const re = ratio(t.id, 4000, 1, 'eleventy');
@@ -650,4 +703,4 @@ const totalMin = (Date.now() - startedAt) / 60_000;
 if (totalMin > budgetMs / 60_000)
   console.log(`Over budget: the benchmark took ${totalMin.toFixed(1)} min, more than ${budgetMs / 60_000} min, although the runs were cut as far as the plan allows (see the notes).\n`);
 console.log(`Total time ${((Date.now() - startedAt) / 60_000).toFixed(1)} min; load average at the end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}.`);
-if (jsonFile) writeFileSync(path.resolve(jsonFile), `${JSON.stringify({ machine, results, checks, notes }, null, 2)}\n`);
+if (jsonFile) writeFileSync(path.resolve(jsonFile), `${JSON.stringify({ machine, results, rebuilds, checks, notes }, null, 2)}\n`);

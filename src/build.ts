@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
-import { loadSite, siteReport } from './content/load.ts';
+import { loadSite, postCache, siteReport } from './content/load.ts';
 import { checkContent } from './content/checks.ts';
 import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
@@ -105,12 +105,12 @@ interface BuildState {
 async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions, state: BuildState): Promise<BuildResult> {
   const { cache } = opts;
   const { lap, diags } = state;
-  // One-shot builds with many posts render markdown on the second core: the helper starts first,
-  // so its start-up overlaps the input key and the data files.
-  if (opts.workerEntry && !opts.plan && !cache) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
-
   // key: nothing changed since the last good build of this folder? Then it stays as it is.
   const last = !cache && writer instanceof DiskWriter ? await readRecord(config) : undefined;
+  // One-shot builds with many posts render markdown on the second core: the helper starts first,
+  // so its start-up overlaps the input key and the data files. Not when the last build is recorded:
+  // an incremental build renders few posts, and the helper would render every one.
+  if (opts.workerEntry && !opts.plan && !cache && !last?.routes) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
   const record = !cache && writer instanceof DiskWriter ? { stamps: await inputStamps(config, last), last } : undefined;
   if (record?.last && writer instanceof DiskWriter && (await unchangedSince(config, record.stamps.key, record.last))) return unchanged(writer, record.last, state);
   if (record) lap('key');
@@ -126,7 +126,9 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     else throw err;
   });
   if (!model) return fail('templates');
-  const loaded = await loadStage(config, model, cache, state);
+  // One-shot builds to disk keep the posts' parsed front matter between runs.
+  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir)) : undefined;
+  const loaded = await loadStage(config, model, cache, state, posts);
   if (!loaded) return fail('load');
   lap('load');
   await pauseAsync('loaded');
@@ -139,7 +141,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // Large one-shot builds render on every core: workers start now and join the rendering when
   // loaded (this thread does not wait for them).
-  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, (plan?.selected ?? routes.routes).length, state);
+  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, (plan?.selected ?? routes.routes).length, state, Boolean(last?.routes));
 
   const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);
   if (diags.hasErrors()) return fail('templates');
@@ -188,6 +190,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       stats,
     });
     if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
+    if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir), posts, (rel) => rel in stamps.content);
   }
   return { site, routes, diagnostics: diags.items, stats };
 }
@@ -291,10 +294,10 @@ function compileCode(config: BuildConfig, cache: BuildCache | undefined): Compil
 }
 
 /** Stage "load": the content folder read, parsed and validated (the markdown helper gets each post's body as it is read). */
-async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState): Promise<Site | undefined> {
+async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState, posts?: ParseCache): Promise<Site | undefined> {
   const helper = state.helper;
   if (cache) cache.model = model;
-  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(state.diags) }, state.diags);
+  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, onPost: helper && ((p) => helper.add(p.file, p.body)), onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
   return site;
 }
@@ -373,8 +376,8 @@ function sharedPostImages(site: Site, inPosts: readonly PostImageUse[]): Record<
 }
 
 /** Page workers for a large build (`count` routes to render); the markdown helper stops, since page workers render their own markdown. */
-async function startPagePool(workerEntry: URL, count: number, state: BuildState): Promise<void> {
-  state.pool = PagePool.start(workerEntry, count);
+async function startPagePool(workerEntry: URL, count: number, state: BuildState, incremental = false): Promise<void> {
+  state.pool = PagePool.start(workerEntry, count, { incremental });
   if (state.pool && state.helper) {
     await state.helper.terminate();
     state.helper = undefined;
@@ -464,7 +467,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
   const selected = r.plan?.selected ?? (only ? routes.routes.filter(only) : routes.routes);
   // An incremental build that renders everything after all (its assets changed) is a large build again.
-  if (r.plan && !r.plan.selected && !state.pool && opts.workerEntry) await startPagePool(opts.workerEntry, selected.length, state);
+  if (r.plan && !r.plan.selected && !state.pool && opts.workerEntry) await startPagePool(opts.workerEntry, selected.length, state, true);
   const { pool } = state;
   const counter = routeCounter();
   const tally = createTally();

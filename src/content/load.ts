@@ -1,5 +1,7 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
-import { promises as fs, readdirSync, statSync, type Dirent } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { promises as fs, lstatSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
@@ -25,6 +27,8 @@ export interface LoadOptions {
   today: string;
   /** Parse results of the previous load (watch mode): unchanged files are not parsed again. */
   cache?: ParseCache;
+  /** Posts' parsed front matter from earlier builds (one-shot builds: `postCache`), used and filled when `cache` is not given. */
+  posts?: ParseCache;
   /**
    * Called when other files have errors but the site's routes can still be worked out (config,
    * pages, blog, redirects and the data the model makes routes from loaded): the build checks references then, so one run
@@ -107,10 +111,10 @@ async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-/** The names in a folder that exists; one that cannot be read is an error naming it (a post would vanish silently). */
-function listDirSync(dir: string, rel: string, diags: Diagnostics): string[] {
+/** The entries of a folder that exists, by name; one that cannot be read is an error naming it (a post would vanish silently). */
+function listDirSync(dir: string, rel: string, diags: Diagnostics): Dirent[] {
   try {
-    return readdirSync(dir).sort();
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     diags.error({ code: 'blog', file: rel, message: `cannot read this folder (${code}): its posts would be left out of every language; make it readable (for example chmod u+rx) or remove it` });
@@ -383,6 +387,7 @@ async function loadPosts(
   }
   const posts: Post[] = [];
   const root: ContentRoot = { dir: opts.contentDir };
+  const blogLinked = lstatSync(blogDir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
   // Synchronous reads: thousands of small files come out of the page cache faster one after the
   // other than through the promise API's thread-pool round trips (see output/writer.ts).
   for (const entry of entries) {
@@ -396,7 +401,8 @@ async function loadPosts(
       diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
       continue;
     }
-    for (const name of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags)) {
+    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags)) {
+      const name = file.name;
       const rel = `blog/${slug}/${name}`;
       const m = POST_FILE.exec(name);
       if (!m) {
@@ -409,10 +415,17 @@ async function loadPosts(
         diags.error({ code: 'language', file: rel, field: 'language', message: `unknown language code "${lang}" (site.yaml languages: ${languages.join(', ')})` });
         continue;
       }
-      const source = readContentTextSync(path.join(blogDir, slug, name), rel, diags, root);
+      // Only a linked post (its folder or file a symlink, or the blog folder itself) is checked to lie inside the content folder.
+      const linked = blogLinked || entry.isSymbolicLink() || file.isSymbolicLink();
+      const source = readContentTextSync(path.join(blogDir, slug, name), rel, diags, root, { linked });
       if (source === undefined) continue;
-      const post = memo(opts.cache, rel, source, () => parsePost(rel, source, diags));
-      if (!post) continue;
+      const parts = splitPost(rel, source, diags);
+      if (!parts) continue;
+      // Parsed once per distinct front matter (the body is not parsed here): the cache outlives a
+      // one-shot build on disk (postCache below), so an unchanged post is not parsed again.
+      const matter = memo(opts.cache ?? opts.posts, rel, parts.matter, () => parseMatter(rel, parts.matter, diags));
+      if (!matter) continue;
+      const post = { ...matter, body: parts.body };
       if (!categories.includes(post.category)) {
         diags.error({ code: 'reference', file: rel, line: 1 + lineOf(source, /^category:/m), field: 'category', message: `unknown category "${post.category}" (data/blog.yaml categories: ${categories.join(', ')})` });
         continue;
@@ -449,21 +462,47 @@ export function splitFrontMatter(source: string): { matter: string; body: string
   return m ? { matter: m[1]!, body: source.slice(m[0].length) } : undefined;
 }
 
-function parsePost(rel: string, source: string, diags: Diagnostics) {
+/** A post's front matter and body, or undefined (an error reported) when it has no closed front matter. */
+function splitPost(rel: string, source: string, diags: Diagnostics): { matter: string; body: string } | undefined {
   if (!/^---\r?\n/.test(source)) {
     diags.error({ code: 'front-matter', file: rel, line: 1, message: 'a post starts with front matter between --- lines (title, excerpt, date, category, author, tags)' });
     return undefined;
   }
   const parts = splitFrontMatter(source);
-  if (!parts) {
-    diags.error({ code: 'front-matter', file: rel, line: 1, message: 'the front matter is not closed: add a line --- after it' });
-    return undefined;
-  }
-  const file = parseYaml(rel, parts.matter, diags, 1);
-  if (!file) return undefined;
-  const fm = validate(file, S.postSchema, diags);
-  return fm ? { ...fm, body: parts.body } : undefined;
+  if (!parts) diags.error({ code: 'front-matter', file: rel, line: 1, message: 'the front matter is not closed: add a line --- after it' });
+  return parts;
 }
+
+function parseMatter(rel: string, matter: string, diags: Diagnostics) {
+  const file = parseYaml(rel, matter, diags, 1);
+  return file && validate(file, S.postSchema, diags);
+}
+
+/**
+ * Posts' parsed front matter kept between one-shot builds (a file in the build cache): loading
+ * 4,000 posts spends most of its time parsing and validating YAML. Keyed by each post's front
+ * matter text, so an edited post is parsed again whatever its file's time says. Plain data only.
+ */
+export const postCache = {
+  file: (cacheDir: string, contentDir: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}.v8`),
+  read(file: string): ParseCache {
+    try {
+      return new Map(deserialize(readFileSync(file)) as [string, { source: string; value: unknown }][]);
+    } catch {
+      return new Map();
+    }
+  },
+  /** Written after a good build, the posts that still exist only; a cache that cannot be written costs the next build a parse. */
+  write(file: string, cache: ParseCache, exists: (rel: string) => boolean): void {
+    try {
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, serialize([...cache].filter(([rel]) => rel.startsWith('blog/') && exists(rel))));
+      renameSync(tmp, file);
+    } catch {
+      // the next build parses again
+    }
+  },
+};
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

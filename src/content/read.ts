@@ -110,8 +110,9 @@ export interface ContentRoot {
 }
 
 /** Synchronous `readContentText` (posts: thousands of small files read one after the other); `root`: the load's content folder. */
-export function readContentTextSync(abs: string, rel: string, diags: Diagnostics, root?: ContentRoot): string | undefined {
-  if (!inside(abs, rel, diags, root)) return undefined;
+export function readContentTextSync(abs: string, rel: string, diags: Diagnostics, root?: ContentRoot, { linked = true } = {}): string | undefined {
+  // A file reached through no link (the caller listed its folder and the folders above it) lies inside.
+  if (linked && !inside(abs, rel, diags, root)) return undefined;
   try {
     return decodeText(rel, readFileSync(abs), diags);
   } catch (err) {

@@ -51,6 +51,12 @@ const MIN_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 8000;
  * (MarkdownHelper): 4,000 posts save ~150 ms of a 1.2 s build; a few posts would only pay the
  * helper's start-up.
  */
+/**
+ * An incremental build has no markdown helper (it would render every post's body for the few pages
+ * rendered): when it renders many pages after all (a text every page shows), workers take them
+ * from fewer routes on.
+ */
+const MIN_INCREMENTAL_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 1000;
 const MIN_HELPER_POSTS = Number(process.env.SITE_MIN_MARKDOWN_HELPER_POSTS) || 300;
 
 /** What one thread rendered: pages by kind and language, text keys missing, render errors. */
@@ -169,9 +175,9 @@ export class PagePool {
    * `SITE_RENDER_THREADS` overrides the core count (1: never start workers).
    * @param entry the module that runs `runPageWorker` when loaded in a worker (the CLI bundle)
    */
-  static start(entry: URL, routes: number): PagePool | undefined {
+  static start(entry: URL, routes: number, { incremental = false } = {}): PagePool | undefined {
     const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
-    if (threads < 2 || routes < MIN_ROUTES) return undefined;
+    if (threads < 2 || routes < (incremental ? MIN_INCREMENTAL_ROUTES : MIN_ROUTES)) return undefined;
     return new PagePool(entry, Math.min(threads - 1, 7));
   }
 
