@@ -2,7 +2,8 @@
  * The build, one straight line: load → check → route → assets → render → write → swap.
  * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
@@ -15,7 +16,7 @@ import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedI
 import { listFilesSync } from './files.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
-import { loadSiteModel, loadTemplates, type TemplateModule } from './render/templates.ts';
+import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { splitMissing } from './content/texts.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import { renderRoute } from './render/page.ts';
@@ -119,7 +120,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     await writer.abort();
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || (config.strict && d.severity === 'warning')));
   };
-  const compiling = compileCode(config, cache);
+  const compiling = compileCode(config, cache, record?.stamps.code);
 
   const model = await compiling.model.catch((err: unknown) => {
     if (err instanceof BuildError) for (const d of err.diagnostics) diags.add(d);
@@ -281,16 +282,53 @@ interface Compiling {
 
 /**
  * Templates and the client script compile in esbuild's own process while this thread loads the
- * content (awaited by the assets stage; their errors are reported there, never unhandled).
+ * content (awaited by the assets stage; their errors are reported there, never unhandled). A
+ * one-shot build takes them from the last build's compiled code when the templates, client,
+ * generator and options are unchanged (`codeKey`): no esbuild run at all.
  */
-function compileCode(config: BuildConfig, cache: BuildCache | undefined): Compiling {
+function compileCode(config: BuildConfig, cache: BuildCache | undefined, codeKey?: string): Compiling {
+  const file = codeKey && !cache ? path.join(config.cacheDir, `code-${codeKey.slice(0, 16)}.v8`) : undefined;
+  const kept = file ? readCompiled(file) : undefined;
+  const model = cache?.model ? Promise.resolve(cache.model) : kept ? Promise.resolve(kept.model) : compileModel(config.templatesDir);
+  const templates = cache?.templates ? Promise.resolve(cache.templates.compiled) : kept ? Promise.resolve(kept.templates) : compileTemplates(config.templatesDir);
+  const bundled = cache?.bundled ? Promise.resolve(cache.bundled) : kept ? Promise.resolve(kept.bundled) : bundleAssets(config.clientDir, config.templatesDir);
   const compiling = {
-    templates: cache?.templates ? Promise.resolve(cache.templates) : loadTemplates(config.templatesDir),
-    model: cache?.model ? Promise.resolve(cache.model) : loadSiteModel(config.templatesDir),
-    bundled: cache?.bundled ? Promise.resolve(cache.bundled) : bundleAssets(config.clientDir, config.templatesDir),
+    model: cache?.model ? Promise.resolve(cache.model) : (model as Promise<CompiledTemplates | undefined>).then(evaluateModel),
+    templates: cache?.templates ? Promise.resolve(cache.templates) : (templates as Promise<CompiledTemplates>).then(evaluateTemplates),
+    bundled,
   };
   for (const p of Object.values(compiling)) p.catch(() => undefined);
+  if (file && !kept)
+    Promise.all([model, templates, bundled])
+      .then(([m, t, b]) => writeCompiled(file, { model: m as CompiledTemplates | undefined, templates: t as CompiledTemplates, bundled: b }))
+      .catch(() => undefined);
   return compiling;
+}
+
+interface CompiledCode {
+  model: CompiledTemplates | undefined;
+  templates: CompiledTemplates;
+  bundled: BundledAssets;
+}
+
+function readCompiled(file: string): CompiledCode | undefined {
+  try {
+    return deserialize(readFileSync(file)) as CompiledCode;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keep this build's compiled code for the next one (only the latest: older keys are removed). */
+function writeCompiled(file: string, code: CompiledCode): void {
+  try {
+    const dir = path.dirname(file);
+    for (const name of readdirSync(dir)) if (name.startsWith('code-') && name.endsWith('.v8') && name !== path.basename(file)) rmSync(path.join(dir, name), { force: true });
+    writeFileSync(`${file}.${process.pid}.tmp`, serialize(code));
+    renameSync(`${file}.${process.pid}.tmp`, file);
+  } catch {
+    // the next build compiles again
+  }
 }
 
 /** Stage "load": the content folder read, parsed and validated (the markdown helper gets each post's body as it is read). */

@@ -41,8 +41,13 @@ type EsbuildError = { errors?: { text: string; location?: { file: string; line: 
 
 /** Bundle and evaluate the templates; compile and evaluation errors name file and line. */
 export async function loadTemplates(templatesDir: string): Promise<TemplateModule> {
+  return evaluateTemplates(await compileTemplates(templatesDir));
+}
+
+/** Bundle the templates (not evaluated: a build may keep the code for its next run). */
+export async function compileTemplates(templatesDir: string): Promise<CompiledTemplates> {
   const entry = path.join(templatesDir, 'index.tsx');
-  return evaluateTemplates({ code: await bundle(entry, templatesDir), entry });
+  return { code: await bundle(entry, templatesDir), entry };
 }
 
 /** How templates import the generator's public module (src/api.ts), like Astro's `astro:content`. */
@@ -56,9 +61,19 @@ export const MODEL_ENTRY = path.join('model', 'index.ts');
  * apart from the page templates, so loading content need not wait for them.
  */
 export async function loadSiteModel(templatesDir: string): Promise<SiteModel> {
+  return evaluateModel(await compileModel(templatesDir));
+}
+
+/** The model's bundle (undefined: the site has no model), not evaluated. */
+export async function compileModel(templatesDir: string): Promise<CompiledTemplates | undefined> {
   const entry = path.join(templatesDir, MODEL_ENTRY);
-  if (!existsSync(entry)) return { data: {} };
-  const exports = evaluate(await bundle(entry, templatesDir), entry, 'templates/model/index.ts') as { model?: SiteModel };
+  return existsSync(entry) ? { code: await bundle(entry, templatesDir), entry } : undefined;
+}
+
+/** Evaluate a model bundle (`compileModel`); none: an empty model, generic content only. */
+export function evaluateModel(compiled: CompiledTemplates | undefined): SiteModel {
+  if (!compiled) return { data: {} };
+  const exports = evaluate(compiled.code, compiled.entry, 'templates/model/index.ts') as { model?: SiteModel };
   const model = exports.model;
   if (!model || typeof model !== 'object' || !model.data || typeof model.data !== 'object')
     throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/model/index.ts', message: 'must export model (defineModel({ data: {...} }))' }]);
