@@ -68,6 +68,8 @@ export interface BuildResult {
   routes?: RouteTable;
   diagnostics: Diagnostic[];
   stats: BuildStats;
+  /** Output files of the pages rendered that read the list of posts (src/routes/inputs.ts). */
+  readsPosts?: string[];
 }
 
 /** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
@@ -96,6 +98,8 @@ interface BuildState {
   diags: Diagnostics;
   pool?: PagePool;
   helper?: MarkdownHelper;
+  /** Output files of the pages rendered that read the list of posts. */
+  readsPosts?: string[];
 }
 
 /**
@@ -185,6 +189,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       routes: Object.fromEntries(plan.keys),
       assets: plan.assets,
       missingTexts: plan.missingTexts,
+      readsPosts: [...(plan.readsPosts ?? [])].sort(),
       build: writer.buildId,
       files: writer.paths(),
       diagnostics: diags.items,
@@ -193,7 +198,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
     if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir), posts, (rel) => rel in stamps.content);
   }
-  return { site, routes, diagnostics: diags.items, stats };
+  return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts };
 }
 
 type LastBuild = NonNullable<Awaited<ReturnType<typeof readRecord>>>;
@@ -236,6 +241,12 @@ interface RoutePlan {
   /** Set after rendering: pages rendered (the rest were carried over). */
   rendered?: number;
   missingTexts?: boolean;
+  /** Whether a page read the list of posts, as the keys assumed it (the last build's record). */
+  assumed(file: string): boolean;
+  /** The keys again, with what pages read this time. */
+  rekey(reads: (file: string) => boolean): Map<string, string>;
+  /** Set after rendering: pages that read the list of posts (rendered ones as they did now, the others as recorded). */
+  readsPosts?: Set<string>;
 }
 
 /**
@@ -244,8 +255,11 @@ interface RoutePlan {
  * for renders everything, and `why` says so.
  */
 function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, site: Site, routes: RouteTable, model: SiteModel): RoutePlan {
-  const keys = routeKeys(site, routes, model, stamps.code);
-  const all = (why: string): RoutePlan => ({ keys, why });
+  const lastReads = last?.readsPosts && new Set(last.readsPosts);
+  const assumed = (file: string) => lastReads?.has(file) ?? true;
+  const keys = routeKeys(site, routes, model, stamps.code, lastReads && assumed);
+  const rekey = (reads: (file: string) => boolean) => routeKeys(site, routes, model, stamps.code, reads);
+  const all = (why: string): RoutePlan => ({ keys, why, assumed, rekey });
   if (!last) return all('no earlier build of this output folder is recorded');
   if (!last.routes || !last.content) return all('the last build was recorded by an earlier version');
   if (last.build === undefined || last.build !== liveBuild(config.outDir)) return all('the build in place is not the one recorded (an interrupted build, or a replaced folder)');
@@ -254,7 +268,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const changed = changedFiles(last.content, stamps.content);
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
-  return { keys, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
+  return { keys, assumed, rekey, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
 }
 
 /**
@@ -529,12 +543,19 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     for (const [kind, byLang] of Object.entries(t.pages)) for (const [lang, n] of Object.entries(byLang)) (pages[kind] ??= {})[lang] = (pages[kind]?.[lang] ?? 0) + n;
     for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
   }
+  state.readsPosts = tallies.flatMap((t) => t.readsPosts);
   if (r.plan) {
     // Carried pages count as built; which texts they miss is only known when rendered.
     const chosen = new Set(selected);
     for (const route of routes.routes) if (!chosen.has(route)) (pages[route.kind] ??= {})[route.lang] = (pages[route.kind]?.[route.lang] ?? 0) + 1;
     r.plan.rendered = selected.length;
     r.plan.missingTexts = missing.size > 0;
+    // What the rendered pages read now: the keys are taken again where it is not what they assumed.
+    const plan = r.plan;
+    const now = new Set(tallies.flatMap((t) => t.readsPosts));
+    const reads = new Set([...routes.routes.filter((route) => !chosen.has(route) && plan.assumed(route.file)).map((route) => route.file), ...now]);
+    plan.readsPosts = reads;
+    if (selected.some((route) => plan.assumed(route.file) !== reads.has(route.file))) plan.keys = plan.rekey((file) => reads.has(file));
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, entries] of missing) {

@@ -29,6 +29,8 @@ export interface BuildRecord {
   missingTexts?: boolean;
   /** The build's date (pages showing dates change with it). */
   today?: string;
+  /** Output files of pages that read the list of posts (their keys depend on every post). */
+  readsPosts?: string[];
   /**
    * The id of the build this record describes (its folder in `.dist.builds`). The record is written
    * after publishing: a build killed in between leaves another build live than the one recorded,

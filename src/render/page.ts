@@ -22,6 +22,38 @@ export interface RenderEnv {
   onMissingText(lang: string, key: string): void;
   /** A post's body as HTML: markdown rendered with the page that shows it, one parser per thread. */
   postHtml(post: Post): string;
+  /**
+   * Set while a route renders: whether it read the list of posts (`site.posts`, through the page
+   * context). Incremental builds key only such pages on every post (src/routes/inputs.ts).
+   */
+  reads?: { posts: boolean };
+}
+
+/**
+ * The site and route table as templates see them: reading the list of posts, or the whole route
+ * table (which lists every post's pages), is noted in `env.reads` (one view per environment).
+ */
+const views = new WeakMap<RenderEnv, { site: Site; routes: RouteTable }>();
+function viewsOf(env: RenderEnv): { site: Site; routes: RouteTable } {
+  const reads = env.reads;
+  if (!reads) return env;
+  let view = views.get(env);
+  if (!view) {
+    const noted = <T,>(value: () => T) => ({
+      get: () => {
+        reads.posts = true;
+        return value();
+      },
+      enumerable: true,
+    });
+    const { site, routes } = env;
+    view = {
+      site: Object.create(site, { posts: noted(() => site.posts) }) as Site,
+      routes: Object.create(routes, { routes: noted(() => routes.routes), byPath: noted(() => routes.byPath) }) as RouteTable,
+    };
+    views.set(env, view);
+  }
+  return view;
 }
 
 const formatCache = new WeakMap<Site, Map<string, Format>>();
@@ -87,11 +119,11 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     current: l === lang,
   }));
   return {
-    site,
+    site: viewsOf(env).site,
     route,
     lang,
     t,
-    routes,
+    routes: viewsOf(env).routes,
     url,
     link: (id) => url(routes.pagePath(id, lang)),
     blogLink: (what = {}) =>
@@ -121,6 +153,7 @@ function samePage(route: Route, lang: string, env: RenderEnv): string | undefine
 
 /** Render one route to the bytes of a complete HTML document. */
 export function renderRoute(route: Route, env: RenderEnv): Buffer {
+  if (env.reads) env.reads.posts = false;
   const ctx = createContext(route, env);
   const Page = env.templates.pages[route.template];
   if (!Page) throw new Error(`no template "${route.template}" for ${route.path} (${route.origin}); templates/index.tsx exports: ${Object.keys(env.templates.pages).join(', ')}`);
@@ -137,14 +170,23 @@ class Pieces {
   private readonly open = `<!--${randomBytes(9).toString('base64url')}:`;
   private readonly index = new Map<string, number>();
   private readonly bytes: Buffer[] = [];
+  /** Pieces that read the list of posts: every page showing one reads it too. */
+  private readonly readPosts = new Set<number>();
+
+  constructor(private readonly reads?: { posts: boolean }) {}
 
   marker(key: string, make: () => string): string {
     let i = this.index.get(key);
+    const reads = this.reads;
     if (i === undefined) {
+      const outer = reads?.posts ?? false;
+      if (reads) reads.posts = false;
       const piece = this.assemble(make()); // a piece may hold pieces
       i = this.bytes.push(piece) - 1;
       this.index.set(key, i);
-    }
+      if (reads?.posts) this.readPosts.add(i);
+      if (reads) reads.posts ||= outer;
+    } else if (reads && this.readPosts.has(i)) reads.posts = true;
     return `${this.open}${i}-->`;
   }
 
@@ -177,6 +219,6 @@ class Pieces {
 const piecesCache = new WeakMap<RenderEnv, Pieces>();
 function piecesOf(env: RenderEnv): Pieces {
   let pieces = piecesCache.get(env);
-  if (!pieces) piecesCache.set(env, (pieces = new Pieces()));
+  if (!pieces) piecesCache.set(env, (pieces = new Pieces(env.reads)));
   return pieces;
 }

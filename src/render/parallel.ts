@@ -64,10 +64,12 @@ export interface RenderTally {
   pages: Record<string, Record<string, number>>;
   missing: Map<string, Set<string>>;
   errors: Diagnostic[];
+  /** Output files of the rendered routes whose page read the list of posts (src/routes/inputs.ts). */
+  readsPosts: string[];
 }
 
 export function createTally(): RenderTally {
-  return { pages: {}, missing: new Map(), errors: [] };
+  return { pages: {}, missing: new Map(), errors: [], readsPosts: [] };
 }
 
 /**
@@ -89,6 +91,7 @@ export function renderEnv(
     assets,
     templates,
     onMissingText: (lang, key) => (tally.missing.get(lang) ?? tally.missing.set(lang, new Set()).get(lang)!).add(key),
+    reads: { posts: false },
     // Links and images are resolved here, not in the markdown helper: they need the routes and images.
     postHtml: (post) => finishPostHtml(helper?.take(post.file) ?? markdown(body(post)), post, site, routes, assets.image),
   };
@@ -128,6 +131,7 @@ export async function renderClaimed(
         tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
         continue;
       }
+      if (env.reads?.posts) tally.readsPosts.push(route.file);
       await writer.write(route.file, html);
       const byLang = (tally.pages[route.kind] ??= {});
       byLang[route.lang] = (byLang[route.lang] ?? 0) + 1;
@@ -155,7 +159,7 @@ interface StartMessage {
 }
 
 type Reply =
-  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[] }
+  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[] }
   | { ok: false; message: string };
 
 /** What the workers rendered, merged. */
@@ -236,7 +240,7 @@ export class PagePool {
       if (!r.ok) throw new Error(`a page worker failed: ${r.message}`);
       result.files.push(...r.files);
       result.bytes += r.bytes;
-      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors });
+      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors, readsPosts: r.readsPosts });
     }
     return result;
   }
@@ -276,7 +280,7 @@ export function runPageWorker(): void {
       const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body });
       const list = start.only ? start.only.map((i) => routes.routes[i]!) : routes.routes;
       await renderClaimed(list, new Int32Array(counter), env, writer, tally);
-      reply = { ok: true, files: writer.paths(), bytes: writer.bytes, pages: tally.pages, missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]), errors: tally.errors };
+      reply = { ok: true, files: writer.paths(), bytes: writer.bytes, pages: tally.pages, missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]), errors: tally.errors, readsPosts: tally.readsPosts };
     } catch (err) {
       reply = { ok: false, message: (err as Error).stack ?? String(err) };
     }

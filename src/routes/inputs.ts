@@ -11,10 +11,11 @@
  *   version's preview image may be another's, through `site.postImages`);
  * - a blog list or category page: its slice of posts without their bodies, and where it sits
  *   among its pages;
- * - every other page (home, admin, 404, stubs…): every post without its body (a template may count
- *   or list them; a body edit changes only its post's pages).
- * A template reading what its route's rules leave out (a post page listing other posts) would be
- * left stale: tests/integration/incremental-random.test.ts compares random edit sequences with cold
+ * - a page that read the list of posts (`site.posts`) when it was last rendered (the render notes
+ *   it: render/page.ts), or any page when that is not known: every post without its body. Its
+ *   keys are taken again once it is rendered, with what it read this time.
+ * A template reading what its route's rules leave out (a post's page reading another post through
+ * its route rather than `site.posts`) would be left stale: tests/integration/incremental-random.test.ts compares random edit sequences with cold
  * builds, file by file, to hold the rules to the templates.
  */
 import { hash } from 'node:crypto';
@@ -34,7 +35,7 @@ function postMeta(post: Post, site: Site): string {
  * The key of every route by output file. `code` keys what is not content (templates, client
  * bundle, images, generator, options); the caller passes it so a change there changes every key.
  */
-export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code: string): Map<string, string> {
+export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code: string, readsPosts?: (file: string) => boolean): Map<string, string> {
   const { locate: _locate, texts, posts, postImages: _images, ...rest } = site;
   // Site-wide content: everything in the site but its texts and posts (facts derive from it).
   const global = hashOf(code, JSON.stringify(rest));
@@ -51,14 +52,16 @@ export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code
   for (const r of routes.routes) {
     const alternates = [...routes.alternates(r)].join('\0');
     const where = `${r.kind}\0${r.path}\0${r.template}\0${r.canonical}\0${r.target}\0${r.source}\0${r.category}`;
-    keys.set(r.file, hashOf(langKey.get(r.lang) ?? global, where, alternates, ...own(r)));
+    // A page that read the list of posts when last rendered (or any page, when that is not known) depends on every post.
+    const all = !readsPosts || readsPosts(r.file) ? allPosts : '';
+    keys.set(r.file, hashOf(langKey.get(r.lang) ?? global, where, alternates, all, ...own(r)));
   }
   return keys;
 
   function own(r: Route): string[] {
     if (r.kind === 'post') return [r.post!.body, ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
     if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, site))];
-    return [allPosts];
+    return [];
   }
 }
 

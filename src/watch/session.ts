@@ -37,6 +37,8 @@ export class WatchSession {
    * undefined when templates, client or images changed since: then every route is rendered.
    */
   private keys?: Map<string, string>;
+  /** Files of the pages on disk that read the list of posts when rendered. */
+  private readsPosts = new Set<string>();
 
   constructor(private readonly config: BuildConfig) {}
 
@@ -70,7 +72,7 @@ export class WatchSession {
     if (!changes.length) this.keys = undefined;
     let rendered = 0;
     const before = this.keys;
-    let after: Map<string, string> | undefined;
+    let after: ((readNow: readonly string[]) => Map<string, string>) | undefined;
     const keep = new Set<string>();
     const writer = new IncrementalWriter(this.config.outDir, this.hashes, keep);
     let result: BuildResult;
@@ -79,11 +81,17 @@ export class WatchSession {
         cache: this.cache,
         onRoute,
         plan: (site, routes, model) => {
-          after = routeKeys(site, routes, model, '');
-          const keys = after;
+          const reads = this.readsPosts;
+          const keys = routeKeys(site, routes, model, '', before && ((file) => reads.has(file)));
           const only = before && ((r: Route) => keys.get(r.file) !== before.get(r.file));
           // Files of routes not rendered now stay on disk as they are.
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
+          // Once rendered, the keys are taken with what the rendered pages read this time.
+          after = (readNow) => {
+            for (const r of routes.routes) if (!only || only(r)) reads.delete(r.file);
+            for (const f of readNow) reads.add(f);
+            return routeKeys(site, routes, model, '', (file) => reads.has(file));
+          };
           return only;
         },
       });
@@ -91,7 +99,7 @@ export class WatchSession {
       if (!(err instanceof BuildError)) throw err;
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
-    this.keys = after;
+    this.keys = after?.(result.readsPosts ?? []);
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {
