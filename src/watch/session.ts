@@ -88,9 +88,12 @@ export class WatchSession {
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
           // Once rendered, the keys are taken with what the rendered pages read this time.
           after = (readNow) => {
+            const was = new Set(reads);
             for (const r of routes.routes) if (!only || only(r)) reads.delete(r.file);
             for (const f of readNow) reads.add(f);
-            return routeKeys(site, routes, model, '', (file) => reads.has(file));
+            // Taken again only when a rendered page read otherwise than its key assumed.
+            const same = before && was.size === reads.size && [...reads].every((f) => was.has(f));
+            return same ? keys : routeKeys(site, routes, model, '', (file) => reads.has(file));
           };
           return only;
         },
