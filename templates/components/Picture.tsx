@@ -10,7 +10,16 @@ interface Props {
   /** Never shown (the hidden featured carousel): the JPEG alone, lazy, without the sources' URLs. */
   plain?: boolean;
   sizes?: string;
+  /** Leave out the sources' candidates wider than this (a thumbnail never shows more than 480 px). */
+  maxWidth?: number;
   className?: string;
+}
+
+/** The candidates of a srcset up to `max` pixels wide (the narrowest at least). */
+function upTo(srcset: string, max: number): string {
+  const candidates = srcset.split(', ');
+  const kept = candidates.filter((c) => Number.parseInt(c.slice(c.lastIndexOf(' ') + 1), 10) <= max);
+  return (kept.length ? kept : candidates.slice(0, 1)).join(', ');
 }
 
 /**
@@ -22,7 +31,7 @@ interface Props {
  * decode; measured in Lighthouse mobile, the about page's LCP median went from 1.12 s (AVIF) to
  * about 0.98 s (WebP, decoded off the critical path).
  */
-export function Picture({ ctx, file, alt, priority, plain, sizes = '100vw', className }: Props) {
+export function Picture({ ctx, file, alt, priority, plain, sizes = '100vw', maxWidth, className }: Props) {
   const img = ctx.assets.image(file);
   const sources = plain ? [] : priority ? img.sources.filter((s) => s.type !== 'image/avif') : img.sources;
   const first = sources[0];
@@ -33,7 +42,7 @@ export function Picture({ ctx, file, alt, priority, plain, sizes = '100vw', clas
   return (
     <picture className={className}>
       {sources.map((s) => (
-        <source key={s.type} type={s.type} srcSet={s.srcset} sizes={sizes} />
+        <source key={s.type} type={s.type} srcSet={maxWidth ? upTo(s.srcset, maxWidth) : s.srcset} sizes={sizes} />
       ))}
       <img src={img.src} alt={alt} width={img.width} height={img.height} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />
     </picture>
