@@ -7,6 +7,7 @@ import { JsonLd } from './components/JsonLd.tsx';
 import { Header } from './components/Header.tsx';
 import { Footer } from './components/Footer.tsx';
 import { ConsentBanner } from './components/ConsentBanner.tsx';
+import { InlineStylesheet, styleHashes } from './components/Stylesheet.tsx';
 
 /** The whole HTML document: head metadata for every route, page chrome for visible pages. */
 export function Document({ ctx, children }: { ctx: PageContext; children?: ReactNode }) {
@@ -17,7 +18,7 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, [assets.styleHash], 'meta')} />
+        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, styleHashes(assets), 'meta')} />
         <title>{head.title}</title>
         {head.description && <meta name="description" content={head.description} />}
         {head.robots && <meta name="robots" content={head.robots} />}
@@ -63,9 +64,8 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             <meta name="twitter:title" content={head.title} />
             {head.description && <meta name="twitter:description" content={head.description} />}
             {head.ogImage && <meta name="twitter:image" content={head.ogImage} />}
-            {/* Inlined: one request less before the first paint on a slow phone link (measured in
-                benchmarks/critical-css.js); allowed by its hash in the CSP. Encoded once per build. */}
-            <style dangerouslySetInnerHTML={{ __html: ctx.once('stylesheet', () => assets.cssText) }} />
+            {/* The whole stylesheet, or the first screen's part of it (components/Stylesheet.tsx). */}
+            <InlineStylesheet ctx={ctx} />
             {/* Without scripting: show every slide, hide script-only controls (no layout shift with it). */}
             <noscript>
               <link rel="stylesheet" href={assets.noscriptCss} />

@@ -1,6 +1,7 @@
 /** Stage "assets": the client script, the forwarding script and the stylesheet, bundled and hashed. */
 import type { BuildOptions } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
@@ -19,13 +20,30 @@ export interface BundledAssets {
   /** Public URLs: `/assets/main.<hash>.js` etc. */
   js: string;
   forward: string;
-  /** The stylesheet itself, inlined in every page, and its base64 SHA-256 for the CSP. */
+  /** The whole stylesheet (`styles/site.css`), inlined in the pages that take it whole, and its base64 SHA-256 for the CSP. */
   cssText: string;
   styleHash: string;
+  /**
+   * With `styles/first-screen.css` (which site.css imports first): that part alone, inlined in the
+   * pages that link the whole stylesheet (`href`, a hashed file) after their first screen, so the
+   * document stays within the first round trip (R-VIS-8).
+   */
+  firstScreen?: FirstScreenStyles;
+  /** The hash of every inline stylesheet, in this order: the one policy names them all. */
+  styleHashes: string[];
   noscriptCss: string;
   /** Gzipped size of the main script, for the build summary and its budget. */
   jsBytes: number;
 }
+
+export interface FirstScreenStyles {
+  cssText: string;
+  styleHash: string;
+  /** Public URL of the whole stylesheet: `/assets/site.<hash>.css`. */
+  href: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
 async function bundleOne(entry: string, options: BuildOptions, label: string): Promise<string> {
   try {
@@ -67,15 +85,17 @@ export async function bundleServiceWorker(clientDir: string, precache: readonly 
   return { file: 'sw.js', content: code };
 }
 
-/** Bundle `client/main.ts`, `client/forward.ts` and the stylesheets in `templates/styles/`. */
+/** Bundle `client/main.ts`, `client/forward.ts` and the stylesheets in `templates/styles/` (site.css, noscript.css, first-screen.css if there is one). */
 export async function bundleAssets(clientDir: string, templatesDir: string, define: Record<string, string> = {}): Promise<BundledAssets> {
   const script: BuildOptions = { format: 'iife', target: ['es2020', 'chrome90', 'safari15', 'firefox90'], platform: 'browser', define };
   const style: BuildOptions = { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] };
-  const [js, forward, css, noscriptCss] = await Promise.all([
+  const firstScreenEntry = path.join(templatesDir, 'styles', 'first-screen.css');
+  const [js, forward, css, noscriptCss, firstScreenCss] = await Promise.all([
     bundleOne(path.join(clientDir, 'main.ts'), script, 'client'),
     bundleOne(path.join(clientDir, 'forward.ts'), script, 'client'),
     bundleOne(path.join(templatesDir, 'styles', 'site.css'), style, 'styles'),
     bundleOne(path.join(templatesDir, 'styles', 'noscript.css'), style, 'styles'),
+    existsSync(firstScreenEntry) ? bundleOne(firstScreenEntry, style, 'styles') : undefined,
   ]);
   const named = (name: string, text: string) => `assets/${hashedName(name, contentHash(text))}`;
   const files: OutputFile[] = [
@@ -83,13 +103,20 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
     { file: named('forward.js', forward), content: forward },
     { file: named('noscript.css', noscriptCss), content: noscriptCss },
   ];
+  // The whole stylesheet as a file only when some page links it (after its inlined first screen).
+  const sheet = firstScreenCss === undefined ? undefined : { file: named('site.css', css), content: css };
+  if (sheet) files.push(sheet);
+  const styleHash = sha256(css);
+  const firstScreen = sheet && firstScreenCss !== undefined ? { cssText: firstScreenCss, styleHash: sha256(firstScreenCss), href: `/${sheet.file}` } : undefined;
   const { gzipSync } = await import('node:zlib');
   return {
     files,
     js: `/${files[0]!.file}`,
     forward: `/${files[1]!.file}`,
     cssText: css,
-    styleHash: createHash('sha256').update(css).digest('base64'),
+    styleHash,
+    ...(firstScreen && { firstScreen }),
+    styleHashes: firstScreen ? [styleHash, firstScreen.styleHash] : [styleHash],
     noscriptCss: `/${files[2]!.file}`,
     jsBytes: gzipSync(js).length,
   };

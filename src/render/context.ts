@@ -16,9 +16,17 @@ export interface ImageAsset {
 
 /** Hashed asset URLs of this build. */
 export interface Assets {
-  /** The stylesheet's text (inlined in every page) and its CSP hash. */
+  /** The stylesheet's text (inlined in every page that takes it whole) and its CSP hash. */
   cssText: string;
   styleHash: string;
+  /**
+   * The first-screen part of the stylesheet (templates/styles/first-screen.css, when the templates
+   * have one): pages that link the whole stylesheet (`href`, hashed) after their first screen inline
+   * only this part, so they fit the first round trip (R-VIS-8).
+   */
+  firstScreen?: { cssText: string; styleHash: string; href: string };
+  /** Every inline stylesheet's CSP hash (the whole one first): the one policy names them all. */
+  styleHashes?: readonly string[];
   /** Extra rules for visitors without JavaScript (loaded inside <noscript>). */
   noscriptCss: string;
   /** The enhancement script (one per site). */

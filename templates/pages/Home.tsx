@@ -5,6 +5,7 @@ import { Gallery } from '../components/Gallery.tsx';
 import { HealthCard } from '../components/Health.tsx';
 import { CtaCard } from '../components/CtaCard.tsx';
 import { Reviews } from '../components/Reviews.tsx';
+import { RestOfStylesheet } from '../components/Stylesheet.tsx';
 
 export function Home({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;
@@ -31,6 +32,8 @@ export function Home({ ctx }: { ctx: PageContext }) {
       </section>
       {/* The call to action has its own place below the hero (floating only where the margin holds it). */}
       <CtaCard ctx={ctx} />
+      {/* The first screen ends here: what follows is styled by the whole stylesheet, loaded here. */}
+      <RestOfStylesheet ctx={ctx} />
 
       <Section id="services" title={t('services.title')}>
         <p className="lead">{t('services.intro')}</p>
