@@ -23,13 +23,13 @@ import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, inputStamps, outputIntact, readRecord, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { changedFiles, inputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { assetsKey, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
 import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
 import type { HostName } from './output/hosts/names.ts';
-import { hostFolder, writeHostFolder } from './output/host-folder.ts';
+import { writeHostFolder } from './output/host-folder.ts';
 import { faviconIco } from './assets/favicon.ts';
 import { manifestFile } from './output/manifest.ts';
 import { liveBuild, pauseAsync } from './output/publish.ts';
@@ -60,6 +60,8 @@ export interface BuildOptions {
   plan?: (site: Site, routes: RouteTable, model: SiteModel) => ((route: Route) => boolean) | undefined;
   /** Called as each route starts rendering on this thread, then with `undefined` when none is left (watch reports it to its watchdog). */
   onRoute?: (route: Route | undefined) => void;
+  /** The input stamps and last build record, when the caller read them (and found changes). */
+  inputs?: { stamps: InputStamps; last?: BuildRecord };
 }
 
 export interface BuildResult {
@@ -110,14 +112,21 @@ interface BuildState {
 async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions, state: BuildState): Promise<BuildResult> {
   const { cache } = opts;
   const { lap, diags } = state;
-  // key: nothing changed since the last good build of this folder? Then it stays as it is.
-  const last = !cache && writer instanceof DiskWriter ? await readRecord(config) : undefined;
+  // key: nothing changed since the last good build of this folder? Then it stays as it is. (The
+  // CLI checks that first, without loading the build, and passes what it read in `inputs`.)
+  const last = opts.inputs ? opts.inputs.last : !cache && writer instanceof DiskWriter ? await readRecord(config) : undefined;
   // One-shot builds with many posts render markdown on the second core: the helper starts first,
   // so its start-up overlaps the input key and the data files. Not when the last build is recorded:
   // an incremental build renders few posts, and the helper would render every one.
   if (opts.workerEntry && !opts.plan && !cache && !last?.routes) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
-  const record = !cache && writer instanceof DiskWriter ? { stamps: await inputStamps(config, last), last } : undefined;
-  if (record?.last && writer instanceof DiskWriter && (await unchangedSince(config, record.stamps.key, record.last))) return unchanged(writer, record.last, state);
+  const record = !cache && writer instanceof DiskWriter ? { stamps: opts.inputs?.stamps ?? (await inputStamps(config, last)), last } : undefined;
+  if (record && writer instanceof DiskWriter && !opts.inputs) {
+    const same = await unchangedResult(config, record.stamps, last, state.started);
+    if (same) {
+      await writer.abort();
+      return same;
+    }
+  }
   if (record) lap('key');
 
   const fail = async (stage: string): Promise<never> => {
@@ -199,35 +208,6 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir), posts, (rel) => rel in stamps.content);
   }
   return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts };
-}
-
-type LastBuild = NonNullable<Awaited<ReturnType<typeof readRecord>>>;
-
-/** Stage "key": the inputs hash as last time, and the output (with its host files) is still intact. */
-async function unchangedSince(config: BuildConfig, key: string, last: LastBuild): Promise<boolean> {
-  // The build in place must be the one recorded (a publish killed before its record leaves another
-  // one live), with its pages and host files from that one build: else everything is rendered again.
-  if (last.key !== key || last.build === undefined || last.build !== liveBuild(config.outDir)) return false;
-  return existsSync(path.join(hostFolder(config.outDir), 'rules.json')) && (await outputIntact(config, last));
-}
-
-/** Nothing changed: the live build is this build, as it is. Nothing is rendered, written or published. */
-async function unchanged(writer: DiskWriter, last: LastBuild, state: BuildState): Promise<BuildResult> {
-  await writer.abort();
-  state.lap('carry');
-  return {
-    diagnostics: last.diagnostics,
-    stats: {
-      ...last.stats,
-      files: last.files.length,
-      bytes: 0,
-      ms: performance.now() - state.started,
-      stages: state.stages,
-      images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 },
-      carried: last.files.length,
-      incremental: undefined,
-    },
-  };
 }
 
 /** An incremental build's plan: each route's input key, which routes to render and why. */

@@ -1,22 +1,19 @@
 /** The `site` command: parses options, runs a command, prints the outcome, returns the exit code. */
 import { Command, CommanderError } from 'commander';
 import path from 'node:path';
-import { build, type BuildResult } from './build.ts';
+import type { BuildResult } from './build.ts';
 import { resolveConfig, siteFolder, type CliOptions } from './config.ts';
-import { loadSiteModel } from './render/templates.ts';
 import { BuildError, formatDiagnostic, formatFailure, useColor, type Diagnostic, type PrintOptions } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
-import { runRenderWorker, WORKER_ROLE } from './watch/worker.ts';
-import { runWorkerRole } from './render/parallel.ts';
 import type { BuildConfig } from './config.ts';
+import { WORKER_ROLE } from './watch/role.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
-import { readRecord } from './output/carry.ts';
+import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
 import { inspectOutput, OutputRefused, removeLeftovers, restoreInterrupted } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
 import { ContentFileError } from './commands/content-files.ts';
-import { missingKeys } from './commands/missing.ts';
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -71,12 +68,21 @@ function printErrors(stage: string, diagnostics: Diagnostic[], verbose = false):
 }
 
 async function runBuild(opts: CliOptions): Promise<number> {
+  const started = performance.now();
   const config = resolveConfig(opts);
   // Refused output folders throw OutputRefused (exit 2) here, before anything is written.
   const last = await readRecord(config);
   restoreInterrupted(config.outDir);
   inspectOutput(config.outDir, last?.files);
   removeLeftovers(config.outDir);
+  // Nothing changed since the last build: said before the build's own modules are even loaded.
+  const stamps = await inputStamps(config, last);
+  const same = await unchangedResult(config, stamps, last, started);
+  if (same) {
+    if (!opts.quiet) console.log(formatSummary(same, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
+    return 0;
+  }
+  const { build } = await import('./build.ts');
   const writer = new DiskWriter(config.outDir, { known: last?.files });
   // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
   // say which build is in place (stopped once this one was published, it is the new one).
@@ -94,7 +100,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   try {
     // From the CLI bundle (bin/site.js), large builds render on every core with it as the worker entry.
     const workerEntry = import.meta.url.endsWith('.mjs') ? new URL(import.meta.url) : undefined;
-    const result = await build(config, writer, { workerEntry });
+    const result = await build(config, writer, { workerEntry, inputs: { stamps, last } });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   } catch (err) {
@@ -124,7 +130,7 @@ async function runCheck(opts: CliOptions & { missing?: string }): Promise<number
     const print = { color: useColor(process.stdout), verbose: opts.verbose };
     for (const w of warnings) console.log(`  ${formatDiagnostic(w, print)}`);
     for (const n of result.diagnostics.filter((d) => d.severity === 'note')) console.log(`  ${formatDiagnostic(n, print)}`);
-    if (opts.missing) printMissing(config.contentDir, opts.missing);
+    if (opts.missing) await printMissing(config.contentDir, opts.missing);
     return 0;
   } catch (err) {
     if (err instanceof BuildError) {
@@ -142,8 +148,8 @@ async function runCheck(opts: CliOptions & { missing?: string }): Promise<number
  * marked untranslated, one per line with the default language's text, so a translator can work
  * down the list (the build's warnings show the first ten).
  */
-function printMissing(contentDir: string, lang: string): void {
-  const { missing, untranslated, defaultLanguage, reference } = missingKeys(contentDir, lang);
+async function printMissing(contentDir: string, lang: string): Promise<void> {
+  const { missing, untranslated, defaultLanguage, reference } = (await import('./commands/missing.ts')).missingKeys(contentDir, lang);
   console.log(`\n${lang}: ${missing.length} text(s) missing, ${untranslated.length} marked untranslated (compared with ${defaultLanguage}):`);
   for (const k of missing) console.log(`  missing       ${k}: ${JSON.stringify(reference[k])}`);
   for (const k of untranslated) console.log(`  untranslated  ${k}: ${JSON.stringify(reference[k])}`);
@@ -321,7 +327,7 @@ export async function main(argv: string[]): Promise<number> {
   // The site's own kinds (`site new <kind>`): declared by its model, loaded only for `site new`.
   if (argv[2] === 'new' || (argv[2] === 'help' && argv[3] === 'new')) {
     const contentDir = path.resolve(optionValue(argv, ['-c', '--content']) ?? 'content');
-    const model = await loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
+    const model = await (await import('./render/templates.ts')).loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
     for (const [kind, s] of Object.entries(model.scaffolds ?? {})) {
       const command = contentOption(scaffold.command(`${kind} <id>`)).description(s.description);
       for (const o of s.options ?? []) o.required ? command.requiredOption(o.flags, o.description, o.default) : command.option(o.flags, o.description, o.default);
@@ -348,7 +354,7 @@ export async function main(argv: string[]): Promise<number> {
       const { writeSchemas } = await import('./commands/schemas.ts');
       const root = projectRoot();
       const contentDir = path.resolve(opts.content);
-      const model = await loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
+      const model = await (await import('./render/templates.ts')).loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
       const { written, linked } = writeSchemas({ projectRoot: root, schemasDir: path.join(root, 'schemas'), contentDir, model });
       code = report(written.map((f) => (f.startsWith('.vscode') ? f : `schemas/${f}`)), [linked.length ? `Schema line added or updated in ${linked.length} content file(s).` : 'Every content file already names its schema.']);
     });
@@ -372,7 +378,7 @@ export async function main(argv: string[]): Promise<number> {
 // Loaded as the render worker of `site watch` or a page worker of a large build (the CLI bundle
 // is the worker's entry module).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
-  runRenderWorker((workerData as { config: BuildConfig }).config);
+  (await import('./watch/worker.ts')).runRenderWorker((workerData as { config: BuildConfig }).config);
 } else if (!isMainThread) {
-  runWorkerRole();
+  (await import('./render/parallel.ts')).runWorkerRole();
 }

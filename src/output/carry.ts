@@ -6,13 +6,14 @@
  * (same bytes, no copy), which is then published as usual.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, promises as fs, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../stats.ts';
 import { listFiles } from '../files.ts';
-import { failPoint } from './publish.ts';
+import { failPoint, liveBuild } from './publish.ts';
+import { hostFolder } from './host-folder.ts';
 
 /** What the last good build of an output folder recorded. */
 export interface BuildRecord {
@@ -181,4 +182,19 @@ export function carryOver(outDir: string, staging: string, files: Iterable<strin
     }
   }
   return missing;
+}
+
+/**
+ * The last build's result when nothing changed since it: the same inputs (`stamps`), the build in
+ * place is the one recorded, and its files and host files are all there. Then the build ends here:
+ * nothing is rendered, written or published (the CLI checks this before loading the build itself).
+ */
+export async function unchangedResult(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, started: number): Promise<{ diagnostics: Diagnostic[]; stats: BuildStats } | undefined> {
+  if (!last || last.key !== stamps.key || last.build === undefined || last.build !== liveBuild(config.outDir)) return undefined;
+  if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
+  const ms = performance.now() - started;
+  return {
+    diagnostics: last.diagnostics,
+    stats: { ...last.stats, files: last.files.length, bytes: 0, ms, stages: { key: ms }, images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 }, carried: last.files.length, incremental: undefined },
+  };
 }

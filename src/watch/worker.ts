@@ -9,7 +9,9 @@ import { parentPort, Worker } from 'node:worker_threads';
 import type { BuildConfig } from '../config.ts';
 import { WatchSession, type RebuildReport } from './session.ts';
 
-export const WORKER_ROLE = 'site-render';
+import { WORKER_ROLE } from './role.ts';
+
+export { WORKER_ROLE };
 
 type Request = { id: number; changes: string[] };
 type Reply = { id: number; report: RebuildReport; heapUsed: number };
