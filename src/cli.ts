@@ -76,8 +76,10 @@ async function runBuild(opts: CliOptions): Promise<number> {
   inspectOutput(config.outDir, last?.files);
   removeLeftovers(config.outDir);
   // Nothing changed since the last build: said before the build's own modules are even loaded.
+  const stamping = performance.now();
   const stamps = await inputStamps(config, last);
   const same = await unchangedResult(config, stamps, last, started);
+  const keyMs = performance.now() - stamping;
   if (same) {
     if (!opts.quiet) console.log(formatSummary(same, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
@@ -100,7 +102,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   try {
     // From the CLI bundle (bin/site.js), large builds render on every core with it as the worker entry.
     const workerEntry = import.meta.url.endsWith('.mjs') ? new URL(import.meta.url) : undefined;
-    const result = await build(config, writer, { workerEntry, inputs: { stamps, last } });
+    const result = await build(config, writer, { workerEntry, inputs: { stamps, last, ms: keyMs } });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   } catch (err) {

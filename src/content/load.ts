@@ -1,6 +1,6 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
 import { createHash } from 'node:crypto';
-import { promises as fs, lstatSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { promises as fs, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -484,7 +484,8 @@ function parseMatter(rel: string, matter: string, diags: Diagnostics) {
  * matter text, so an edited post is parsed again whatever its file's time says. Plain data only.
  */
 export const postCache = {
-  file: (cacheDir: string, contentDir: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}.v8`),
+  /** One file per content folder; `code` (the generator's and the model's sources) is part of its name: their schemas made the values. */
+  file: (cacheDir: string, contentDir: string, code: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}-${code.slice(0, 12)}.v8`),
   read(file: string): ParseCache {
     try {
       return new Map(deserialize(readFileSync(file)) as [string, { source: string; value: unknown }][]);
@@ -498,6 +499,14 @@ export const postCache = {
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, serialize([...cache].filter(([rel]) => rel.startsWith('blog/') && exists(rel))));
       renameSync(tmp, file);
+      // The same content folder's caches made by other code are of no more use.
+      // So are those of folders not built for a week (temporary folders, tests).
+      const folder = path.basename(file).slice(0, 'posts-'.length + 12);
+      for (const name of readdirSync(path.dirname(file))) {
+        if (!name.startsWith('posts-') || !name.endsWith('.v8') || name === path.basename(file)) continue;
+        const p = path.join(path.dirname(file), name);
+        if (name.startsWith(folder) || Date.now() - statSync(p).mtimeMs > 7 * 86_400_000) rmSync(p, { force: true });
+      }
     } catch {
       // the next build parses again
     }
