@@ -3,8 +3,8 @@
 // Serves dist/ on 127.0.0.1 with the project's production-like server (src/server/dev.ts, as `site serve`,
 // bundled on the fly) with the host-neutral rules of dist.host/rules.json (301s, 404 pages, headers:
 // the CSP is exercised) and brotli/gzip as hosts send it, runs Lighthouse 12 (mobile, default
-// throttling) with Debian's Chromium on the key pages, checks every link of the site with
-// linkinator (nothing outside 127.0.0.1 is fetched), prints a table and fails below the targets.
+// throttling) with Debian's Chromium on one page of every type, checks every link of the site with
+// linkinator (nothing outside 127.0.0.1 is fetched), prints a table and fails below R-VIS-8's targets.
 //
 // Usage: npm run lighthouse [-- --runs 3] [--dist dist] [--reports <dir>] [--pages /,/es] [--why]  (CHROME_PATH overrides /usr/bin/chromium)
 // --runs: Lighthouse runs per page, the table shows the median; --reports: write each page's HTML report;
@@ -12,8 +12,8 @@
 // --why: for each page's median run, print what its LCP waited for: the requests and main-thread
 // tasks in Lighthouse's own simulated LCP graph (Lantern), with their simulated start and end.
 // Every audit also measures a reference: an empty page (a heading and a sentence, no style, script
-// or image) behind the same server, headers and compression, so the table shows what this machine
-// and Lighthouse cost by themselves (on a slower or busier machine its TBT alone can pass 50 ms).
+// or image) behind the same server, headers and compression, in the same run. R-VIS-8's targets are
+// relative to it, so they hold on a slower or busier machine too (its TBT alone can pass 50 ms there).
 // It builds nothing: run `SOURCE_DATE_EPOCH=1763800000 npm run build` first.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -35,18 +35,19 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Pages audited with Lighthouse: the home page in every language and one page of every other type
- * (about, rates, booking, contact, city, upcoming city, service, journal, category, post).
+ * (about, rates, booking, contact, city, upcoming city, service, journal, category, post, legal,
+ * not found).
  */
-const PAGES = arg('--pages')?.split(',').filter(Boolean) ?? ['/', '/es', '/ru', '/el', '/about', '/rates', '/booking', '/contact', '/madrid-vip-escort', '/athens-vip-companion', '/services/dinner-date', '/blog', '/blog/category/lifestyle', '/blog/monaco-grand-prix'];
+const PAGES = arg('--pages')?.split(',').filter(Boolean) ?? ['/', '/es', '/ru', '/el', '/about', '/rates', '/booking', '/contact', '/madrid-vip-escort', '/athens-vip-companion', '/services/dinner-date', '/blog', '/blog/category/lifestyle', '/blog/monaco-grand-prix', '/privacy', '/404'];
 
 /**
- * Targets: a category score below its minimum, or a metric above its maximum, fails.
- * R-VIS-8 (measured here, not asserted in tests): on every page type the median of the runs
- * reaches LCP <= 1.0 s and TBT <= 50 ms, and no single run exceeds 100 ms TBT.
+ * R-VIS-8's targets (measured here, not asserted in tests), on the medians of the runs against the
+ * reference page's medians of the same run: on every page LCP at most reference + 0.30 s, TBT at
+ * most reference + 25 ms and CLS 0; on every indexable page (no noindex) every category 1.00.
  */
-const MIN_SCORE = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 };
-const MAX_METRIC = { lcp: 1000, cls: 0.02, tbt: 50 };
-const MAX_SINGLE_RUN_TBT = 100;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const MIN_SCORE = 1;
+const TARGET = { lcp: 300, tbt: 25, cls: 0 };
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -82,6 +83,9 @@ async function loadDevServer() {
   }
   return import(pathToFileURL(file).href);
 }
+
+/** The HTML file of an audited path (`/rates` → dist/rates.html, `/` → dist/index.html). */
+const htmlFile = (page) => path.join(dist, page === '/' ? 'index.html' : existsSync(path.join(dist, `${page}.html`)) ? `${page}.html` : path.join(page, 'index.html'));
 
 /** Clean URL of every HTML file of the build (`rates.html` → `/rates`, `index.html` → `/`). */
 function sitePaths(dir, prefix = '') {
@@ -162,7 +166,7 @@ try {
         output: reportsDir ? 'html' : 'json',
         logLevel: 'error',
         formFactor: 'mobile',
-        onlyCategories: Object.keys(MIN_SCORE),
+        onlyCategories: CATEGORIES,
       });
       const lhr = result.lhr;
       if (lhr.runtimeError) failures.push(`${page}: Lighthouse error ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
@@ -171,19 +175,23 @@ try {
       lhrs.push({ lhr, report: result.report, result: why ? result : undefined });
     }
     // Median of the runs per column (scores and metrics vary from run to run on a busy machine).
-    const scores = Object.fromEntries(Object.keys(MIN_SCORE).map((c) => [c, median(lhrs.map(({ lhr }) => lhr.categories[c]?.score ?? Number.NaN))]));
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(lhrs.map(({ lhr }) => lhr.categories[c]?.score ?? Number.NaN))]));
     const metric = (id) => median(lhrs.map(({ lhr }) => lhr.audits[id]?.numericValue ?? Number.NaN));
     const m = { lcp: metric('largest-contentful-paint'), cls: metric('cumulative-layout-shift'), tbt: metric('total-blocking-time') };
-    rows.push({ page, scores, m });
+    // The document's bytes on the wire (compressed as served, headers included): the first round trip.
+    const doc = median(lhrs.map(({ lhr }) => lhr.audits['network-requests']?.details?.items?.find((r) => r.resourceType === 'Document')?.transferSize ?? Number.NaN));
+    const indexable = !isReference && !/<meta name="robots" content="[^"]*noindex/.test(readFileSync(htmlFile(page), 'utf8'));
+    rows.push({ page, scores, m, doc, indexable });
     if (isReference) {
       reference = m;
       process.stderr.write(`audited the reference page: ${runs} run(s) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       continue;
     }
-    const worstTbt = Math.max(...lhrs.map(({ lhr }) => lhr.audits['total-blocking-time']?.numericValue ?? 0));
-    if (worstTbt > MAX_SINGLE_RUN_TBT) failures.push(`${page}: a single run's TBT ${Math.round(worstTbt)} ms > ${MAX_SINGLE_RUN_TBT} ms (R-VIS-8)`);
-    for (const [c, min] of Object.entries(MIN_SCORE)) if (!(scores[c] >= min)) failures.push(`${page}: ${c} ${scores[c]} < ${min}`);
-    for (const [k, max] of Object.entries(MAX_METRIC)) if (!(m[k] <= max)) failures.push(`${page}: ${k.toUpperCase()} ${k === 'cls' ? m[k].toFixed(3) : Math.round(m[k]) + ' ms'} > ${k === 'cls' ? max : max + ' ms'}`);
+    if (indexable) for (const c of CATEGORIES) if (!(scores[c] >= MIN_SCORE)) failures.push(`${page}: ${c} ${scores[c]} < ${MIN_SCORE.toFixed(2)} (R-VIS-8, indexable page)`);
+    const over = (k) => m[k] - reference[k];
+    if (!(over('lcp') <= TARGET.lcp)) failures.push(`${page}: LCP ${fmt.lcp(m.lcp).trim()} s = reference + ${(over('lcp') / 1000).toFixed(2)} s > + ${(TARGET.lcp / 1000).toFixed(2)} s (R-VIS-8)`);
+    if (!(over('tbt') <= TARGET.tbt)) failures.push(`${page}: TBT ${Math.round(m.tbt)} ms = reference + ${Math.round(over('tbt'))} ms > + ${TARGET.tbt} ms (R-VIS-8)`);
+    if (!(m.cls <= TARGET.cls)) failures.push(`${page}: CLS ${m.cls.toFixed(3)} > 0 (R-VIS-8)`);
     // The audits that cost points in the median-performance run, so a failure says what to fix.
     const { lhr, report, result } = [...lhrs].sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))[Math.floor(lhrs.length / 2)];
     if (why) explained.push(`${page}: LCP ${Math.round(lhr.audits['largest-contentful-paint'].numericValue)} ms in the median-performance run (observed ${lhr.audits.metrics.details.items[0].observedLargestContentfulPaint} ms unthrottled)\n${await lcpGraph(result, base)}`);
@@ -191,7 +199,7 @@ try {
       mkdirSync(reportsDir, { recursive: true });
       writeFileSync(path.join(reportsDir, `${page === '/' ? 'home' : page.slice(1).replaceAll('/', '_')}.html`), report);
     }
-    for (const c of Object.keys(MIN_SCORE)) {
+    for (const c of CATEGORIES) {
       for (const ref of lhr.categories[c]?.auditRefs ?? []) {
         const a = lhr.audits[ref.id];
         if (!a || a.score === null || a.score >= 1 || a.scoreDisplayMode === 'informative' || a.scoreDisplayMode === 'notApplicable') continue;
@@ -233,16 +241,17 @@ const checked = linkResult.links.filter((l) => l.state !== LinkState.SKIPPED);
 const broken = linkResult.links.filter((l) => l.state === LinkState.BROKEN);
 const skipped = linkResult.links.length - checked.length;
 
-const header = `${'page'.padEnd(26)} ${'perf'.padStart(5)} ${'a11y'.padStart(5)} ${'bp'.padStart(5)} ${'seo'.padStart(5)} ${'LCP s'.padStart(6)} ${'CLS'.padStart(5)} ${'TBT ms'.padStart(6)}`;
+const header = `${'page'.padEnd(26)} ${'perf'.padStart(5)} ${'a11y'.padStart(5)} ${'bp'.padStart(5)} ${'seo'.padStart(5)} ${'LCP s'.padStart(6)} ${'+ref'.padStart(6)} ${'CLS'.padStart(5)} ${'TBT ms'.padStart(6)} ${'+ref'.padStart(5)} ${'doc KB'.padStart(6)}`;
 console.log(`\n${versions}: mobile, simulated throttling, median of ${runs} run(s), ${base} with the build's headers, compressed (${new Date().toISOString().slice(0, 10)})`);
 console.log(header);
 console.log('-'.repeat(header.length));
 for (const r of rows) {
   const s = r.scores;
-  console.log(`${r.page.padEnd(26)} ${fmt.score(s.performance)} ${fmt.score(s.accessibility)} ${fmt.score(s['best-practices'])} ${fmt.score(s.seo)} ${fmt.lcp(r.m.lcp)} ${fmt.cls(r.m.cls)} ${fmt.tbt(r.m.tbt)}`);
+  const plus = (k, f) => (r.page === REFERENCE || !reference ? '' : f(r.m[k] - reference[k])).padStart(k === 'lcp' ? 6 : 5);
+  console.log(`${(r.page + (r.indexable === false && r.page !== REFERENCE ? ' (noindex)' : '')).padEnd(26)} ${fmt.score(s.performance)} ${fmt.score(s.accessibility)} ${fmt.score(s['best-practices'])} ${fmt.score(s.seo)} ${fmt.lcp(r.m.lcp)} ${plus('lcp', (d) => `+${(d / 1000).toFixed(2)}`)} ${fmt.cls(r.m.cls)} ${fmt.tbt(r.m.tbt)} ${plus('tbt', (d) => `${d < 0 ? '' : '+'}${Math.round(d)}`)} ${(r.doc / 1024).toFixed(1).padStart(6)}`);
 }
 if (reference) console.log(`reference: an empty page behind the same server reaches LCP ${(reference.lcp / 1000).toFixed(2)} s and TBT ${Math.round(reference.tbt)} ms on this machine`);
-console.log(`targets: perf >= ${MIN_SCORE.performance}, a11y/bp/seo = 1, LCP <= ${MAX_METRIC.lcp / 1000} s, CLS < ${MAX_METRIC.cls}, TBT <= ${MAX_METRIC.tbt} ms`);
+console.log(`R-VIS-8 targets (medians): LCP <= reference + ${(TARGET.lcp / 1000).toFixed(2)} s and TBT <= reference + ${TARGET.tbt} ms and CLS 0 on every page; every category ${MIN_SCORE.toFixed(2)} on indexable pages. doc KB: the document as sent (compressed, with headers)`);
 if (explained.length) console.log(`\nwhat the LCP waited for (Lantern's simulated graph, times in ms):\n${explained.join('\n')}`);
 if (details.length) console.log(`\naudits below full score:\n  ${details.join('\n  ')}`);
 console.log(`\nlinks: ${checked.length} checked, ${skipped} external skipped, broken: ${broken.length}`);
