@@ -6,17 +6,18 @@
  * - every route: the site-wide content (site.yaml, pages.yaml, data files, redirects, draft and
  *   language lists, the build's date), its language's text table, the texts other languages' pages
  *   also read (`lang.name` and what the model's `sharedText` names), its hreflang alternates, and
- *   (through `assetsKey`, added by the caller) the templates, the client bundle and the image table;
+ *   the caller's `code` (templates, client, generator, options). What every page links (compiled
+ *   templates, client bundle, image table: `assetsKey`) the build compares as a whole;
  * - a post: its body, and its versions in every language without their bodies (hreflang; a
  *   version's preview image may be another's, through `site.postImages`);
  * - a blog list or category page: its slice of posts without their bodies, and where it sits
  *   among its pages;
- * - a page that read the list of posts (`site.posts`) when it was last rendered (the render notes
- *   it: render/page.ts), or any page when that is not known: every post without its body. Its
- *   keys are taken again once it is rendered, with what it read this time.
- * A template reading what its route's rules leave out (a post's page reading another post through
- * its route rather than `site.posts`) would be left stale: tests/integration/incremental-random.test.ts compares random edit sequences with cold
- * builds, file by file, to hold the rules to the templates.
+ * - a page that read the list of posts or the whole route table when it was last rendered (the
+ *   render notes it: render/page.ts), or any page when that is not known: every post without its
+ *   body. Its key is taken again once it is rendered, with what it read this time.
+ * A template reading what these rules leave out would leave pages stale:
+ * tests/integration/incremental-random.test.ts compares random edit sequences with cold builds,
+ * file by file, to hold the rules to the templates.
  */
 import { hash } from 'node:crypto';
 import type { Post, Site, SiteModel } from '../content/model.ts';
