@@ -10,16 +10,20 @@ interface Props {
   /** Never shown (the hidden featured carousel): the JPEG alone, lazy, without the sources' URLs. */
   plain?: boolean;
   sizes?: string;
-  /** Leave out the sources' candidates wider than this (a thumbnail never shows more than 480 px). */
+  /**
+   * Leave out the sources' candidates wider than this (a thumbnail never shows more than 480 px);
+   * the intrinsic size then is that of the widest one left.
+   */
   maxWidth?: number;
   className?: string;
 }
 
-/** The candidates of a srcset up to `max` pixels wide (the narrowest at least). */
-function upTo(srcset: string, max: number): string {
-  const candidates = srcset.split(', ');
-  const kept = candidates.filter((c) => Number.parseInt(c.slice(c.lastIndexOf(' ') + 1), 10) <= max);
-  return (kept.length ? kept : candidates.slice(0, 1)).join(', ');
+/** The candidates of a srcset up to `max` pixels wide (the narrowest at least), and the widest of them. */
+function upTo(srcset: string, max: number): { srcset: string; width: number } {
+  const candidates = srcset.split(', ').map((c) => ({ c, w: Number.parseInt(c.slice(c.lastIndexOf(' ') + 1), 10) }));
+  const kept = candidates.filter((x) => x.w <= max);
+  const list = kept.length ? kept : candidates.slice(0, 1);
+  return { srcset: list.map((x) => x.c).join(', '), width: list.at(-1)!.w };
 }
 
 /**
@@ -39,12 +43,16 @@ export function Picture({ ctx, file, alt, priority, plain, sizes = '100vw', maxW
   // type="image/webp" fetchpriority="high">, so the LCP image starts loading before the stylesheet
   // is parsed; a browser without WebP skips it by its type and loads the <picture> as usual.
   if (priority && first) preload(img.src, { as: 'image', imageSrcSet: first.srcset, imageSizes: sizes, type: first.type, fetchPriority: 'high' });
+  const capped = sources.map((s) => (maxWidth ? { type: s.type, ...upTo(s.srcset, maxWidth) } : { ...s, width: img.width }));
+  // A capped picture's intrinsic size is its widest source's (the same aspect ratio: the same layout).
+  const width = capped.length ? Math.max(...capped.map((s) => s.width)) : img.width;
+  const height = Math.round((img.height * width) / img.width);
   return (
     <picture className={className}>
-      {sources.map((s) => (
-        <source key={s.type} type={s.type} srcSet={maxWidth ? upTo(s.srcset, maxWidth) : s.srcset} sizes={sizes} />
+      {capped.map((s) => (
+        <source key={s.type} type={s.type} srcSet={s.srcset} sizes={sizes} />
       ))}
-      <img src={img.src} alt={alt} width={img.width} height={img.height} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />
+      <img src={img.src} alt={alt} width={width} height={height} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />
     </picture>
   );
 }
