@@ -471,6 +471,9 @@ function assetUrls(site: Site, bundled: BundledAssets, images: ProcessedImages):
   return {
     cssText: bundled.cssText,
     styleHash: bundled.styleHash,
+    // A page type with a first screen of its own inlines only that and links the whole stylesheet.
+    firstScreen: bundled.firstScreen && { ...bundled.firstScreen, href: at(bundled.firstScreen.href) },
+    styleHashes: bundled.styleHashes,
     noscriptCss: at(bundled.noscriptCss),
     js: at(bundled.js),
     forward: at(bundled.forward),
@@ -581,7 +584,7 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {
-    host = hostFiles(hostName, hostRules(site, routes, [assets.styleHash]), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
+    host = hostFiles(hostName, hostRules(site, routes, assets.styleHashes ?? [assets.styleHash]), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
   } catch (err) {
     diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
     return undefined;
