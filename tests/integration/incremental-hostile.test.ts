@@ -1,0 +1,380 @@
+/**
+ * [R-INC-2] Hostile cases for incremental `site build`: an incremental build (node bin/site.js
+ * build into one output folder, again and again) must give the same files and bytes, in the web
+ * root and in `<out>.host/`, as a cold build of the same content into an empty folder; "Nothing
+ * changed" must only be said when nothing changed; a damaged cache must never break a build.
+ *
+ * The cold build goes to the same path (host files such as netlify.toml name the output folder):
+ * the incremental output is read into memory, the folder, its builds and its record are removed,
+ * and the cold build is made there.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { copyContent, edit, listFiles, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'site');
+
+/** A preload for the CLI: the first hard link (the carry of unchanged pages) waits until the file $HOOK_WAIT exists, after creating $HOOK_WAIT.ready. */
+const HOOK = path.join(tmpDir('inc-hostile-hook-'), 'pause-at-carry.cjs');
+writeFileSync(
+  HOOK,
+  `const fs = require('fs');
+const orig = fs.linkSync;
+let first = true;
+fs.linkSync = function (...a) {
+  if (first && process.env.HOOK_WAIT) {
+    first = false;
+    fs.writeFileSync(process.env.HOOK_WAIT + '.ready', String(process.pid));
+    while (!fs.existsSync(process.env.HOOK_WAIT)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+  return orig.apply(this, a);
+};
+require('module').syncBuiltinESMExports();
+`,
+);
+
+function build(content: string, out: string, extra: string[] = [], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(['build', '--content', content, '--out', out, ...extra], env);
+}
+
+async function ok(p: Promise<CliResult>): Promise<CliResult> {
+  const r = await p;
+  if (r.code !== 0) throw new Error(`build failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
+  return r;
+}
+
+/** A build started with the carry hook: resolves once it is paused before hard-linking its first carried page; `go()` lets it finish. */
+async function pausedAtCarry(content: string, out: string, extra: string[] = []): Promise<{ pid: number; go(): void; done: Promise<CliResult> }> {
+  const gate = path.join(tmpDir('inc-hostile-gate-'), 'go');
+  const done = build(content, out, extra, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${HOOK}`, HOOK_WAIT: gate });
+  const started = Date.now();
+  while (!existsSync(`${gate}.ready`)) {
+    if (Date.now() - started > 30_000) throw new Error('the build never reached the carry');
+    const early = await Promise.race([done, new Promise((r) => setTimeout(r, 20, undefined))]);
+    if (early) throw new Error(`the build ended before carrying anything:\n${(early as CliResult).stdout}\n${(early as CliResult).stderr}`);
+  }
+  return { pid: Number(readFileSync(`${gate}.ready`, 'utf8')), go: () => writeFileSync(gate, ''), done };
+}
+
+function recordFile(out: string): string {
+  return path.join(CACHE, `last-build-${createHash('sha256').update(path.resolve(out)).digest('hex').slice(0, 12)}.json`);
+}
+
+function codeFile(out: string): string {
+  const record = JSON.parse(readFileSync(recordFile(out), 'utf8')) as { code: string };
+  return path.join(CACHE, `code-${record.code.slice(0, 16)}.v8`);
+}
+
+function postsFile(content: string, out: string): string {
+  const record = JSON.parse(readFileSync(recordFile(out), 'utf8')) as { code: string };
+  return path.join(CACHE, `posts-${createHash('sha256').update(path.resolve(content)).digest('hex').slice(0, 12)}-${record.code.slice(0, 12)}.v8`);
+}
+
+/** Every file of the output and of its host folder, by path (`.host/` prefixed for the latter). */
+function snapshot(out: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const f of listFiles(out)) files.set(f, readFileSync(path.join(out, f)));
+  if (existsSync(`${out}.host`)) for (const f of listFiles(`${out}.host`)) files.set(`.host/${f}`, readFileSync(path.join(`${out}.host`, f)));
+  return files;
+}
+
+/** The incremental output in `out` against a cold build of `content` into the same, emptied, path: the files that differ (added, missing or other bytes). */
+async function differencesFromCold(content: string, out: string, extra: string[] = []): Promise<string[]> {
+  const incremental = snapshot(out);
+  rmSync(out, { recursive: true, force: true });
+  rmSync(`${out}.host`, { recursive: true, force: true });
+  rmSync(path.join(path.dirname(out), '.dist.builds'), { recursive: true, force: true });
+  rmSync(recordFile(out), { force: true });
+  const r = await ok(build(content, out, extra));
+  expect(r.stdout).toMatch(/rendered every page: no earlier build/);
+  const cold = snapshot(out);
+  const names = new Set([...incremental.keys(), ...cold.keys()]);
+  return [...names].filter((f) => !incremental.has(f) || !cold.has(f) || !incremental.get(f)!.equals(cold.get(f)!)).sort();
+}
+
+function fresh(): { content: string; out: string } {
+  const content = copyContent();
+  return { content, out: path.join(path.dirname(content), 'dist') };
+}
+
+const NOTHING = /^Nothing changed since the last build/;
+const POST = 'blog/madrid-luxury-dining/en.md';
+
+describe('[R-INC-2] incremental builds against hostile edits (same output as a cold build)', () => {
+  // ---- data and options ----------------------------------------------------------------------
+
+  it('a redirect added to and another removed from data/redirects.yaml', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    writeFileSync(path.join(content, 'data/redirects.yaml'), `${readFileSync(path.join(content, 'data/redirects.yaml'), 'utf8')}- { from: /madrid-new, to: /madrid-vip-escort }\n`);
+    edit(content, 'data/redirects.yaml', /^- \{ from: \/monaco-escort.*\n/m, '');
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a scheduled post (dated after the build date) appears when SOURCE_DATE_EPOCH moves past its date', async () => {
+    const { content, out } = fresh();
+    edit(content, POST, /^date: .*$/m, 'date: 2025-11-24');
+    await ok(build(content, out));
+    const later = { SOURCE_DATE_EPOCH: '1764000000' };
+    const r = await ok(build(content, out, [], later));
+    expect(r.stdout).toMatch(/the build date changed \(2025-11-22 → 2025-11-24\)/);
+    expect(listFiles(out)).toContain('blog/madrid-luxury-dining.html');
+    // The cold build with the later date.
+    const incremental = snapshot(out);
+    rmSync(out, { recursive: true, force: true });
+    rmSync(`${out}.host`, { recursive: true, force: true });
+    rmSync(path.join(path.dirname(out), '.dist.builds'), { recursive: true, force: true });
+    rmSync(recordFile(out), { force: true });
+    await ok(build(content, out, [], later));
+    const cold = snapshot(out);
+    expect([...incremental.keys()]).toEqual([...cold.keys()]);
+    expect([...cold].filter(([f, b]) => !b.equals(incremental.get(f)!)).map(([f]) => f)).toEqual([]);
+  });
+
+  it('--host, then --drafts, changed between builds of one output folder', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    expect((await ok(build(content, out, ['--host', 'nginx']))).stdout).toMatch(/rendered every page: the templates, client script, generator or build options changed/);
+    expect((await ok(build(content, out, ['--host', 'nginx', '--drafts']))).stdout).toMatch(/rendered every page/);
+    expect(await differencesFromCold(content, out, ['--host', 'nginx', '--drafts'])).toEqual([]);
+  });
+
+  // ---- editor save patterns -------------------------------------------------------------------
+
+  it('touch without change, and delete + recreate with the same bytes: rendered again, same output', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    const file = path.join(content, 'i18n/en.yaml');
+    const bytes = readFileSync(file);
+    rmSync(file);
+    writeFileSync(file, bytes);
+    const now = new Date();
+    utimesSync(path.join(content, 'site.yaml'), now, now);
+    const r = await ok(build(content, out));
+    expect(r.stdout).toMatch(/rendered 0 of \d+ pages/);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a same-size edit that keeps the exact modification time, right after a build, is still seen', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    const file = path.join(content, POST);
+    const { mtime, atime } = statSync(file);
+    const before = readFileSync(file, 'utf8');
+    const after = before.replace('title: "An Evening', 'title: "An EVENING');
+    expect(after.length).toBe(before.length);
+    writeFileSync(file, after);
+    // Same second-and-nanosecond time as the stamped one (a coarse clock tick, or a tool that keeps times).
+    utimesSync(file, atime, mtime);
+    const r = await ok(build(content, out));
+    expect(r.stdout).toMatch(/rendered \d+ of \d+ pages \(blog\/madrid-luxury-dining\/en\.md changed\)/);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: a vim swap file in a post folder: the incremental build says "Nothing changed" (exit 0) where a cold build fails', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    writeFileSync(path.join(content, 'blog/madrid-luxury-dining/.en.md.swp'), 'b0VIM 9.0');
+    const incremental = await build(content, out);
+    const cold = await build(content, path.join(tmpDir(), 'dist'));
+    // Both must agree: both fail (the loader reads the swap file) or both build (it is ignored).
+    expect({ code: incremental.code, nothing: NOTHING.test(incremental.stdout) }).toEqual({ code: cold.code, nothing: false });
+  });
+
+  // ---- symlinks -------------------------------------------------------------------------------
+
+  it('a post folder turned into a symlink to a folder inside the content, then the target edited', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    mkdirSync(path.join(content, 'archive'));
+    renameSync(path.join(content, 'blog/madrid-luxury-dining'), path.join(content, 'archive/madrid-luxury-dining'));
+    symlinkSync('../archive/madrid-luxury-dining', path.join(content, 'blog/madrid-luxury-dining'));
+    await ok(build(content, out));
+    edit(content, 'archive/madrid-luxury-dining/en.md', /^title: .*$/m, 'title: "Changed"');
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: a post folder turned into a symlink to a dot-folder inside the content (.store/): an edit of the target is "Nothing changed"', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    mkdirSync(path.join(content, '.store'));
+    renameSync(path.join(content, 'blog/madrid-luxury-dining'), path.join(content, '.store/madrid-luxury-dining'));
+    symlinkSync('../.store/madrid-luxury-dining', path.join(content, 'blog/madrid-luxury-dining'));
+    await ok(build(content, out));
+    edit(content, '.store/madrid-luxury-dining/en.md', /^title: .*$/m, 'title: "Changed"');
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: an i18n file that is a symlink into a dot-folder of the content: an edit of the target is "Nothing changed"', async () => {
+    const { content, out } = fresh();
+    mkdirSync(path.join(content, '.i18n'));
+    renameSync(path.join(content, 'i18n/es.yaml'), path.join(content, '.i18n/es.yaml'));
+    symlinkSync('../.i18n/es.yaml', path.join(content, 'i18n/es.yaml'));
+    await ok(build(content, out));
+    edit(content, '.i18n/es.yaml', '  menu: Menú', '  menu: MENUX');
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: an i18n symlink switched to another version (ln -sfn, both targets unchanged) is "Nothing changed"', async () => {
+    const { content, out } = fresh();
+    mkdirSync(path.join(content, 'versions'));
+    const es = readFileSync(path.join(content, 'i18n/es.yaml'), 'utf8');
+    writeFileSync(path.join(content, 'versions/es-1.yaml'), es);
+    writeFileSync(path.join(content, 'versions/es-2.yaml'), es.replace('  menu: Menú', '  menu: MENUX'));
+    rmSync(path.join(content, 'i18n/es.yaml'));
+    symlinkSync('../versions/es-1.yaml', path.join(content, 'i18n/es.yaml'));
+    await ok(build(content, out));
+    // An atomic switch: a new link renamed over the old one.
+    symlinkSync('../versions/es-2.yaml', path.join(content, 'i18n/es.yaml.new'));
+    renameSync(path.join(content, 'i18n/es.yaml.new'), path.join(content, 'i18n/es.yaml'));
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  // ---- the output folder ----------------------------------------------------------------------
+
+  it('BUG: a page edited by hand in the live output is kept by "Nothing changed" and carried by the next incremental build', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    writeFileSync(path.join(out, 'about.html'), `${readFileSync(path.join(out, 'about.html'), 'utf8')}<!-- edited by hand -->`);
+    await ok(build(content, out));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed"');
+    await ok(build(content, out));
+    expect(readFileSync(path.join(out, 'about.html'), 'utf8').includes('edited by hand'), 'about.html still has the hand edit').toBe(false);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a build killed (SIGKILL) right after it started carrying files: the next build removes its folder, same output', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    utimesSync(path.join(content, 'site.yaml'), new Date(), new Date());
+    const paused = await pausedAtCarry(content, out);
+    const builds = path.join(path.dirname(out), '.dist.builds');
+    process.kill(paused.pid, 'SIGKILL');
+    await paused.done;
+    edit(content, POST, /^title: .*$/m, 'title: "Changed"');
+    const r = await ok(build(content, out));
+    expect(r.stdout).not.toMatch(NOTHING);
+    expect(readdirSync(builds).filter((n) => n !== 'live' && n !== 'site-output.json')).toHaveLength(1);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a post edited during a build (after loading, before carrying): the next build renders the edit', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    utimesSync(path.join(content, 'site.yaml'), new Date(), new Date());
+    const paused = await pausedAtCarry(content, out);
+    edit(content, POST, /^title: .*$/m, 'title: "Changed"');
+    paused.go();
+    await ok(paused.done);
+    const r = await ok(build(content, out));
+    expect(r.stdout).toMatch(/blog\/madrid-luxury-dining\/en\.md changed/);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('three builds of the same content into one output at once: a complete output, equal to a cold build', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed"');
+    const results = await Promise.all([build(content, out), build(content, out), build(content, out)]);
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: two builds of one output at once (a --drafts build publishes while the other carries): the other publishes draft pages, then "Nothing changed"', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    utimesSync(path.join(content, 'site.yaml'), new Date(), new Date());
+    // Build B checked that the live build is the recorded one and is about to carry its pages…
+    const b = await pausedAtCarry(content, out);
+    // …when build A, a drafts preview into the same folder, publishes.
+    await ok(build(content, out, ['--drafts']));
+    b.go();
+    await ok(b.done);
+    // B is a published (non-draft) build: no page may link the draft language.
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8').includes('hrefLang="fr"'), 'index.html of the non-draft build links the draft language fr').toBe(false);
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  // ---- damaged caches -------------------------------------------------------------------------
+
+  it('a truncated, then a garbage last-build record: every page rendered, same output', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    truncateSync(recordFile(out), 200);
+    expect((await ok(build(content, out))).stdout).toMatch(/rendered every page: no earlier build/);
+    writeFileSync(recordFile(out), Buffer.from([0xff, 0x00, 0x13, 0x37, 0x7b]));
+    expect((await ok(build(content, out))).stdout).toMatch(/rendered every page: no earlier build/);
+    writeFileSync(recordFile(out), '[]');
+    expect((await ok(build(content, out))).stdout).toMatch(/rendered every page/);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: a last-build record of the wrong shape (a stamp that is not a string, readsPosts not a list) crashes the build', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    const good = readFileSync(recordFile(out), 'utf8');
+    edit(content, POST, /^title: .*$/m, 'title: "Changed"');
+    const failures: string[] = [];
+    for (const damage of [
+      (r: Record<string, unknown>) => (r.codeStamps = { 'src/cli.ts': 7 }),
+      (r: Record<string, unknown>) => (r.readsPosts = 5),
+    ]) {
+      const record = JSON.parse(good) as Record<string, unknown>;
+      damage(record);
+      writeFileSync(recordFile(out), JSON.stringify(record));
+      const r = await build(content, out);
+      if (r.code !== 0) failures.push(r.stderr.trim().split('\n')[0]!);
+    }
+    // A record it cannot use costs a full render, never a failed build.
+    expect(failures).toEqual([]);
+  });
+
+  it('a truncated or garbage posts-*.v8 parse cache, or one of the wrong shape: same output', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    const file = postsFile(content, out);
+    expect(existsSync(file)).toBe(true);
+    truncateSync(file, 100);
+    edit(content, POST, /^title: .*$/m, 'title: "Changed 1"');
+    await ok(build(content, out));
+    writeFileSync(file, serialize([[POST, 5], [1, 2]]));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed 2"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a truncated or garbage code-*.v8 compiled-code cache: compiled again, same output', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    const file = codeFile(out);
+    // Written in the background after the templates compile: wait for it.
+    for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    truncateSync(file, 1000);
+    edit(content, POST, /^title: .*$/m, 'title: "Changed 1"');
+    await ok(build(content, out));
+    writeFileSync(file, Buffer.from('garbage'.repeat(100)));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed 2"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('BUG: a code-*.v8 of the wrong shape (valid V8 data, no model) fails every build with a false site.yaml schema error until deleted', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    const file = codeFile(out);
+    for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(file, serialize({}));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed"');
+    const r = await build(content, out);
+    expect({ code: r.code, said: (r.stderr + r.stdout).split('\n').find((l) => l.includes('error')) }).toEqual({ code: 0, said: undefined });
+  });
+});
