@@ -16,14 +16,14 @@ import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedI
 import { listFilesSync } from './files.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
-import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
+import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { splitMissing } from './content/texts.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, inputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { changedFiles, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { assetsKey, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
@@ -32,7 +32,7 @@ import type { HostName } from './output/hosts/names.ts';
 import { writeHostFolder } from './output/host-folder.ts';
 import { faviconIco } from './assets/favicon.ts';
 import { manifestFile } from './output/manifest.ts';
-import { liveBuild, pauseAsync } from './output/publish.ts';
+import { buildsDir, liveBuild, pauseAsync, WEB } from './output/publish.ts';
 import { startProgress, type Progress } from './progress.ts';
 import type { BuildStats } from './stats.ts';
 
@@ -200,6 +200,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       assets: plan.assets,
       missingTexts: plan.missingTexts,
       readsPosts: [...(plan.readsPosts ?? [])].sort(),
+      outputs: outputStamps(config.outDir, writer.paths()),
       build: writer.buildId,
       files: writer.paths(),
       diagnostics: diags.items,
@@ -264,7 +265,10 @@ async function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: Rou
     return;
   }
   const chosen = new Set(plan.selected);
-  const missing = new Set(writer.carry(config.outDir, routes.routes.filter((r) => !chosen.has(r)).map((r) => r.file)));
+  // From the recorded build's own folder, not through the live link: a build of other options
+  // published meanwhile must not lend its pages (a file that is gone is rendered instead).
+  const from = path.join(buildsDir(config.outDir), last!.build!, WEB);
+  const missing = new Set(writer.carry(from, routes.routes.filter((r) => !chosen.has(r)).map((r) => r.file), last?.outputs));
   if (missing.size) plan.selected = routes.routes.filter((r) => chosen.has(r) || missing.has(r.file));
   state.lap('carry');
 }
@@ -306,9 +310,15 @@ interface CompiledCode {
   bundled: BundledAssets;
 }
 
+/** The kept compiled code; none when absent, unreadable or not of this shape (then everything compiles again). */
 function readCompiled(file: string): CompiledCode | undefined {
   try {
-    return deserialize(readFileSync(file)) as CompiledCode;
+    const kept = deserialize(readFileSync(file)) as Partial<CompiledCode> | undefined;
+    const compiled = (c: unknown) => typeof (c as CompiledTemplates)?.code === 'string' && typeof (c as CompiledTemplates).entry === 'string';
+    const b = kept?.bundled;
+    const ok = compiled(kept?.templates) && (kept!.model === undefined || compiled(kept!.model)) && typeof b?.js === 'string' && typeof b.cssText === 'string' && Array.isArray(b.files);
+    // A site with a model always had it compiled: a kept entry without one is not this site's.
+    return ok && (kept!.model !== undefined || !existsSync(path.join(path.dirname(kept!.templates!.entry), MODEL_ENTRY))) ? (kept as CompiledCode) : undefined;
   } catch {
     return undefined;
   }

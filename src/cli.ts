@@ -26,7 +26,7 @@ export function formatSummary(result: BuildResult, outDir: string, print: PrintO
   const lines = [
     stats.carried
       ? `Nothing changed since the last build: ${where} holds its ${stats.carried} files (${total} pages) as they are; nothing rendered or written (${Math.round(stats.ms)} ms)`
-      : `Built ${total} pages in ${Math.round(stats.ms)} ms → ${where} (${stats.files} files, ${kb(stats.bytes)})`,
+      : `Built ${total} pages in ${Math.round(stats.ms)} ms → ${where} (${stats.files} files${stats.incremental?.reused ? ' written' : ''}, ${kb(stats.bytes)})`,
     ...incrementalLine(stats, total),
     `  ${'kind'.padEnd(10)}${langs.map((l) => l.padStart(6)).join('')}`,
   ];

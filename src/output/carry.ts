@@ -6,7 +6,7 @@
  * (same bytes, no copy), which is then published as usual.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
@@ -32,6 +32,8 @@ export interface BuildRecord {
   today?: string;
   /** Output files of pages that read the list of posts (their keys depend on every post). */
   readsPosts?: string[];
+  /** Each output file's size and modification time when published (`outputStamps`). */
+  outputs?: Record<string, string>;
   /**
    * The id of the build this record describes (its folder in `.dist.builds`). The record is written
    * after publishing: a build killed in between leaves another build live than the one recorded,
@@ -80,11 +82,49 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
   const codeKey = code.digest('hex');
   const content: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
-  for (const f of await listFiles(config.contentDir)) {
+  for (const f of contentFiles(config.contentDir)) {
     content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
     key.update(`${f}\0${content[f]}\n`);
   }
   return { key: key.digest('hex'), code: codeKey, codeStamps, content };
+}
+
+/**
+ * Every file under the content folder as the build may read it: links followed (a post folder or
+ * text table may be a link, its target edited or relinked), dotfiles too (a stray file in a post
+ * folder is an error a build must report). A folder reached twice through links is listed once.
+ */
+function contentFiles(root: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = (dir: string, rel: string): void => {
+    let real: string;
+    try {
+      real = realpathSync.native(dir);
+    } catch {
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      out.push(rel ? `${rel}/` : ''); // an unreadable folder: stamped as such, the build reports it
+      return;
+    }
+    for (const e of entries) {
+      const sub = rel ? `${rel}/${e.name}` : e.name;
+      const full = path.join(dir, e.name);
+      // A link counts by what it points to, and the link itself (relinking to an equal file changes it).
+      const isDir = e.isDirectory() || (e.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory());
+      if (e.isSymbolicLink()) out.push(`${sub}@${readlinkSync(full)}`);
+      if (isDir) walk(full, sub);
+      else out.push(sub);
+    }
+  };
+  walk(root, '');
+  return out.sort();
 }
 
 /**
@@ -117,12 +157,39 @@ function recordFile(config: BuildConfig): string {
   return path.join(config.cacheDir, `last-build-${id}.json`);
 }
 
+/** The record of the last good build of this output folder; none when absent, unreadable or not of this shape. */
 export async function readRecord(config: BuildConfig): Promise<BuildRecord | undefined> {
   try {
-    return JSON.parse(await fs.readFile(recordFile(config), 'utf8')) as BuildRecord;
+    const record: unknown = JSON.parse(await fs.readFile(recordFile(config), 'utf8'));
+    return isRecord(record) ? record : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A record as this version writes it (a damaged or older one is no record: everything is rendered). */
+function isRecord(r: unknown): r is BuildRecord {
+  const o = r as Record<string, unknown>;
+  const str = (v: unknown) => typeof v === 'string';
+  const opt = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
+  const strings = (v: unknown) => Array.isArray(v) && v.every(str);
+  const table = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
+  return (
+    typeof r === 'object' && r !== null && str(o.key) && opt(o.build, str) && strings(o.files) && Array.isArray(o.diagnostics) && typeof o.stats === 'object' && o.stats !== null &&
+    opt(o.code, str) && opt(o.content, table) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
+  );
+}
+
+/** Size and modification time of each output file, as published (a page edited by hand afterwards is not carried). */
+export function outputStamps(outDir: string, files: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of files) out[f] = outputStamp(path.join(outDir, f));
+  return out;
+}
+
+function outputStamp(file: string): string {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeNs}` : '-';
 }
 
 /**
@@ -152,22 +219,30 @@ export async function writeRecord(config: BuildConfig, record: BuildRecord): Pro
   return undefined;
 }
 
-/** True when the output folder still holds exactly the files the record lists. */
+/** True when the output folder still holds exactly the files the record lists, none changed since. */
 export async function outputIntact(config: BuildConfig, record: BuildRecord): Promise<boolean> {
   const files = await listFiles(config.outDir);
-  return files.length === record.files.length && files.every((f, i) => f === record.files[i]);
+  if (files.length !== record.files.length || !files.every((f, i) => f === record.files[i])) return false;
+  const stamps = record.outputs;
+  return !stamps || files.every((f) => stamps[f] === undefined || stamps[f] === outputStamp(path.join(config.outDir, f)));
 }
 
 /**
  * Hard-link each of `files` of the current output into `staging` (copy where linking is refused);
- * returns the files that could not be taken (gone from the output: the caller renders them).
+ * returns the files that could not be taken (gone from the output, or changed since published
+ * when `expected` has their stamps: the caller renders them).
  * Synchronous: one link is a few microseconds, a promise round trip through the thread pool costs
  * more than the link (output/writer.ts).
  */
-export function carryOver(outDir: string, staging: string, files: Iterable<string>): string[] {
+export function carryOver(outDir: string, staging: string, files: Iterable<string>, expected?: Readonly<Record<string, string>>): string[] {
   const dirs = new Set<string>();
   const missing: string[] = [];
   for (const f of files) {
+    // Changed since it was published (edited by hand): rendered again, not carried.
+    if (expected?.[f] !== undefined && outputStamp(path.join(outDir, f)) !== expected[f]) {
+      missing.push(f);
+      continue;
+    }
     const target = path.join(staging, f);
     const dir = path.dirname(target);
     if (!dirs.has(dir)) {

@@ -120,8 +120,8 @@ export class DiskWriter implements Writer {
    * Take these files of the live output into this build as they are (hard links): routes whose
    * inputs did not change. Returns the ones the output no longer has (the caller renders them).
    */
-  carry(outDir: string, files: readonly string[]): string[] {
-    const missing = carryOver(outDir, this.staging, files);
+  carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>): string[] {
+    const missing = carryOver(outDir, this.staging, files, expected);
     const gone = new Set(missing);
     for (const f of files) {
       if (gone.has(f)) continue;
