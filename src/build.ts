@@ -513,7 +513,8 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
   const selected = r.plan?.selected ?? (only ? routes.routes.filter(only) : routes.routes);
   // An incremental build that renders everything after all (its assets changed) is a large build again.
-  if (r.plan && !r.plan.selected && !state.pool && opts.workerEntry) await startPagePool(opts.workerEntry, selected.length, state, true);
+  // (A cold build has its markdown helper instead, below the pool's threshold.)
+  if (r.plan && !r.plan.selected && !state.pool && !state.helper && opts.workerEntry) await startPagePool(opts.workerEntry, selected.length, state, true);
   const { pool } = state;
   const counter = routeCounter();
   const tally = createTally();
