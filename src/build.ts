@@ -2,7 +2,7 @@
  * The build, one straight line: load → check → route → assets → render → write → swap.
  * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
@@ -288,6 +288,7 @@ interface Compiling {
 function compileCode(config: BuildConfig, cache: BuildCache | undefined, codeKey?: string): Compiling {
   const file = codeKey && !cache ? path.join(config.cacheDir, `code-${codeKey.slice(0, 16)}.v8`) : undefined;
   const kept = file ? readCompiled(file) : undefined;
+  if (kept) touch(file!); // in use: kept by the pruning of older entries
   const model = cache?.model ? Promise.resolve(cache.model) : kept ? Promise.resolve(kept.model) : compileModel(config.templatesDir);
   const templates = cache?.templates ? Promise.resolve(cache.templates.compiled) : kept ? Promise.resolve(kept.templates) : compileTemplates(config.templatesDir);
   const bundled = cache?.bundled ? Promise.resolve(cache.bundled) : kept ? Promise.resolve(kept.bundled) : bundleAssets(config.clientDir, config.templatesDir);
@@ -310,6 +311,15 @@ interface CompiledCode {
   bundled: BundledAssets;
 }
 
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // pruned meanwhile: compiled again next time
+  }
+}
+
 /** The kept compiled code; none when absent, unreadable or not of this shape (then everything compiles again). */
 function readCompiled(file: string): CompiledCode | undefined {
   try {
@@ -324,13 +334,20 @@ function readCompiled(file: string): CompiledCode | undefined {
   }
 }
 
-/** Keep this build's compiled code for the next one (only the latest: older keys are removed). */
+/**
+ * Keep this build's compiled code for the next one. The 8 most recent entries stay (builds with
+ * other options or template folders take turns), and none unused for a day.
+ */
 function writeCompiled(file: string, code: CompiledCode): void {
   try {
     const dir = path.dirname(file);
-    for (const name of readdirSync(dir)) if (name.startsWith('code-') && name.endsWith('.v8') && name !== path.basename(file)) rmSync(path.join(dir, name), { force: true });
     writeFileSync(`${file}.${process.pid}.tmp`, serialize(code));
     renameSync(`${file}.${process.pid}.tmp`, file);
+    const kept = readdirSync(dir)
+      .filter((name) => name.startsWith('code-') && name.endsWith('.v8'))
+      .map((name) => ({ p: path.join(dir, name), t: statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+      .sort((a, b) => b.t - a.t);
+    for (const [i, k] of kept.entries()) if (i >= 8 || Date.now() - k.t > 86_400_000) rmSync(k.p, { force: true });
   } catch {
     // the next build compiles again
   }
