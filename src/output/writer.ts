@@ -161,6 +161,9 @@ export class DiskWriter implements Writer {
  * and files no longer produced are removed. A failed rebuild commits nothing: the last good
  * pages stay served.
  */
+/** Byte arrays committed by watch sessions, with the file each went to (never mutated: caches hand out the same objects). */
+const committedObjects = new WeakMap<Uint8Array, string>();
+
 export class IncrementalWriter implements Writer {
   files = 0;
   bytes = 0;
@@ -194,7 +197,10 @@ export class IncrementalWriter implements Writer {
       [...this.pending],
       64,
       async ([file, content]) => {
+        // The very object last committed (a cached image or bundle written again): its bytes are on disk.
+        if (typeof content !== 'string' && committedObjects.get(content) === file && this.hashes.has(file)) return;
         const hash = createHash('sha256').update(content).digest('hex');
+        if (typeof content !== 'string') committedObjects.set(content, file);
         if (this.hashes.get(file) === hash) return;
         const target = path.join(this.outDir, file);
         await fs.mkdir(path.dirname(target), { recursive: true });
