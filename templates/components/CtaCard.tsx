@@ -10,13 +10,16 @@ function Dismiss({ ctx }: { ctx: PageContext }) {
   );
 }
 
-/** WhatsApp and call buttons, the same in the card and the bar; `context` names them for tracking. */
-function Actions({ ctx, tel, context }: { ctx: PageContext; tel: string; context: string }) {
+/**
+ * WhatsApp and call buttons, the same in the card and the bar; `context` names them for tracking.
+ * `whatsapp` is the key of the WhatsApp label: the bar's is the short one, so it stays on one line at 320 px.
+ */
+function Actions({ ctx, tel, context, whatsapp = 'contact.whatsapp' }: { ctx: PageContext; tel: string; context: string; whatsapp?: string }) {
   const { t } = ctx;
   return (
     <>
       <a className="button button-primary" href={whatsappHref(ctx)} target="_blank" rel="noopener noreferrer" data-whatsapp={context}>
-        {t('contact.whatsapp')}
+        {t(whatsapp)}
         <span className="visually-hidden"> {t('nav.newTab')}</span>
       </a>
       <a className="button" href={tel} data-call={context}>
@@ -68,7 +71,7 @@ export function CtaCard({ ctx }: { ctx: PageContext }) {
             {t('cta.valued')}
           </span>
         </p>
-        <Actions ctx={ctx} tel={tel} context="cta-bar" />
+        <Actions ctx={ctx} tel={tel} context="cta-bar" whatsapp="cta.whatsapp" />
         <Dismiss ctx={ctx} />
       </aside>
     </>
