@@ -85,7 +85,7 @@ describe.skipIf(!hasChrome)('labels and headings that keep to their line (issue 
               if (r && top !== undefined && Math.abs(r.top - top) > 4) out.push('');
               if (r) top = r.top;
               if (!out.length) out.push('');
-              out[out.length - 1] += text.data[i];
+              out[out.length - 1] = `${out[out.length - 1] ?? ''}${text.data[i] ?? ''}`;
             }
             return out;
           });
