@@ -19,8 +19,7 @@ describe.skipIf(!hasChrome)('one visual system (issue 22)', () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await offlineContext(env.browser, { width: 1280, height: 800 });
-    await context.addInitScript((key) => localStorage.setItem(key, 'denied'), `${c.site.storageKey}.consent`);
+    context = await offlineContext(env.browser, { width: 1280, height: 800, consentDeclined: `${c.site.storageKey}.consent` });
     page = await context.newPage();
   });
   afterAll(() => context?.close());

@@ -43,9 +43,8 @@ describe.skipIf(!hasChrome)('[R-VIS-8] the first screen inline, the rest of the 
   const env = browserOnSite();
   const contexts: BrowserContext[] = [];
   const open = async (width: number) => {
-    const context = await offlineContext(env.browser, { width, height: 800 });
     // The banner's choice made, so both loads show the same first screen.
-    await context.addInitScript((key) => localStorage.setItem(key, 'denied'), `${c.site.storageKey}.consent`);
+    const context = await offlineContext(env.browser, { width, height: 800, consentDeclined: `${c.site.storageKey}.consent` });
     contexts.push(context);
     return context.newPage();
   };

@@ -24,9 +24,7 @@ describe.skipIf(!hasChrome)('layout at phone widths, every language (issue 22)',
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await offlineContext(env.browser, { width: 320, height: 568 });
-    // The consent banner is answered: these tests are about the page under it.
-    await context.addInitScript((key) => localStorage.setItem(key, 'denied'), `${c.site.storageKey}.consent`);
+    context = await offlineContext(env.browser, { width: 320, height: 568, consentDeclined: `${c.site.storageKey}.consent` });
     page = await context.newPage();
   });
   afterAll(() => context?.close());

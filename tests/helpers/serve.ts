@@ -35,10 +35,15 @@ export function browserOnSite(): { readonly browser: Browser; readonly base: str
   };
 }
 
-/** A fresh context that answers every external request itself (tests never reach out). */
-export async function offlineContext(browser: Browser, opts: { width?: number; height?: number; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {}): Promise<BrowserContext> {
+/**
+ * A fresh context that answers every external request itself (tests never reach out).
+ * `consentDeclined`: the site's consent storage key, answered "denied" before any page loads (for
+ * tests about the page under the banner).
+ */
+export async function offlineContext(browser: Browser, opts: { width?: number; height?: number; storageState?: Awaited<ReturnType<BrowserContext['storageState']>>; consentDeclined?: string } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: opts.height ?? 844 }, storageState: opts.storageState });
   await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+  if (opts.consentDeclined) await context.addInitScript((key) => localStorage.setItem(key, 'denied'), opts.consentDeclined);
   return context;
 }
 
