@@ -24,7 +24,7 @@ import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
 import { changedFiles, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
-import { assetsKey, routeKeys } from './routes/inputs.ts';
+import { assetsKey, readsAfterRender, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
 import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
@@ -165,7 +165,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   const assets = assetUrls(site, bundled, images);
   if (plan) {
     plan.assets = assetsKey(templates.compiled.code, assets, images.table());
-    await carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state);
+    carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state);
   }
   await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
   const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed, plan }, state);
@@ -223,12 +223,10 @@ interface RoutePlan {
   /** Set after rendering: pages rendered (the rest were carried over). */
   rendered?: number;
   missingTexts?: boolean;
-  /** Whether a page read the list of posts, as the keys assumed it (the last build's record). */
-  assumed(file: string): boolean;
+  /** Pages that read the list of posts: as the last build recorded them (what `keys` assumed), then as of this build. */
+  readsPosts?: Set<string>;
   /** The keys again, with what pages read this time. */
   rekey(reads: (file: string) => boolean): Map<string, string>;
-  /** Set after rendering: pages that read the list of posts (rendered ones as they did now, the others as recorded). */
-  readsPosts?: Set<string>;
 }
 
 /**
@@ -237,11 +235,10 @@ interface RoutePlan {
  * for renders everything, and `why` says so.
  */
 function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, site: Site, routes: RouteTable, model: SiteModel): RoutePlan {
-  const lastReads = last?.readsPosts && new Set(last.readsPosts);
-  const assumed = (file: string) => lastReads?.has(file) ?? true;
-  const keys = routeKeys(site, routes, model, stamps.code, lastReads && assumed);
+  const readsPosts = last?.readsPosts && new Set(last.readsPosts);
+  const keys = routeKeys(site, routes, model, stamps.code, readsPosts && ((file) => readsPosts.has(file)));
   const rekey = (reads: (file: string) => boolean) => routeKeys(site, routes, model, stamps.code, reads);
-  const all = (why: string): RoutePlan => ({ keys, why, assumed, rekey });
+  const all = (why: string): RoutePlan => ({ keys, why, readsPosts, rekey });
   if (!last) return all('no earlier build of this output folder is recorded');
   if (!last.routes || !last.content) return all('the last build was recorded by an earlier version');
   if (last.build === undefined || last.build !== liveBuild(config.outDir)) return all('the build in place is not the one recorded (an interrupted build, or a replaced folder)');
@@ -250,14 +247,15 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const changed = changedFiles(last.content, stamps.content);
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
-  return { keys, assumed, rekey, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
+  return { keys, readsPosts, rekey, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
 }
 
 /**
- * Routes left out of the plan: their files taken from the live build (hard links), once the assets
- * every page links are known to be the same. A file the live build lacks is rendered instead.
+ * Routes left out of the plan: their files taken from the recorded build (hard links), once the
+ * assets every page links are known to be the same. A file it lacks, or one changed since it was
+ * published, is rendered instead.
  */
-async function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan, last: BuildRecord | undefined, routes: RouteTable, state: BuildState): Promise<void> {
+function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan, last: BuildRecord | undefined, routes: RouteTable, state: BuildState): void {
   if (!plan.selected) return;
   if (plan.assets !== last?.assets) {
     plan.selected = undefined;
@@ -563,11 +561,9 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     r.plan.rendered = selected.length;
     r.plan.missingTexts = missing.size > 0;
     // What the rendered pages read now: the keys are taken again where it is not what they assumed.
-    const plan = r.plan;
-    const now = new Set(tallies.flatMap((t) => t.readsPosts));
-    const reads = new Set([...routes.routes.filter((route) => !chosen.has(route) && plan.assumed(route.file)).map((route) => route.file), ...now]);
-    plan.readsPosts = reads;
-    if (selected.some((route) => plan.assumed(route.file) !== reads.has(route.file))) plan.keys = plan.rekey((file) => reads.has(file));
+    const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), r.plan.readsPosts, state.readsPosts);
+    r.plan.readsPosts = reads;
+    if (changed) r.plan.keys = r.plan.rekey((file) => reads.has(file));
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, entries] of missing) {

@@ -74,3 +74,15 @@ export function assetsKey(templatesCode: string, assets: object, images: Readonl
   const table = Object.keys(images).sort().map((k) => [k, images[k]]);
   return hashOf(templatesCode, JSON.stringify(assets, (_k, v: unknown) => (typeof v === 'function' ? undefined : v)), JSON.stringify(table));
 }
+
+/**
+ * Which pages read the list of posts after a render: the rendered ones as they did now
+ * (`readNow`), the others as before. `changed`: not what `before` said (or nothing was known), so
+ * the keys, which assumed `before`, are taken again.
+ */
+export function readsAfterRender(routes: readonly Route[], rendered: (route: Route) => boolean, before: ReadonlySet<string> | undefined, readNow: readonly string[]): { reads: Set<string>; changed: boolean } {
+  const reads = new Set(readNow);
+  for (const r of routes) if (!rendered(r) && before?.has(r.file)) reads.add(r.file);
+  const changed = !before || reads.size !== before.size || [...reads].some((f) => !before.has(f));
+  return { reads, changed };
+}

@@ -9,7 +9,7 @@ import { BuildError, formatDiagnostic } from '../diagnostics.ts';
 import type { Route } from '../routes/table.ts';
 import { fileForPath } from '../routes/paths.ts';
 import { IncrementalWriter, hashTree } from '../output/writer.ts';
-import { routeKeys } from '../routes/inputs.ts';
+import { readsAfterRender, routeKeys } from '../routes/inputs.ts';
 
 export interface RebuildReport {
   ok: boolean;
@@ -88,12 +88,9 @@ export class WatchSession {
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
           // Once rendered, the keys are taken with what the rendered pages read this time.
           after = (readNow) => {
-            const was = new Set(reads);
-            for (const r of routes.routes) if (!only || only(r)) reads.delete(r.file);
-            for (const f of readNow) reads.add(f);
-            // Taken again only when a rendered page read otherwise than its key assumed.
-            const same = before && was.size === reads.size && [...reads].every((f) => was.has(f));
-            return same ? keys : routeKeys(site, routes, model, '', (file) => reads.has(file));
+            const now = readsAfterRender(routes.routes, (r) => !only || only(r), before && reads, readNow);
+            this.readsPosts = now.reads;
+            return now.changed ? routeKeys(site, routes, model, '', (file) => now.reads.has(file)) : keys;
           };
           return only;
         },
