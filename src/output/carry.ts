@@ -2,8 +2,8 @@
  * Incremental builds across runs. The record of the last good build of an output folder holds its
  * input stamps and each route's input key (routes/inputs.ts). A build whose inputs are all
  * unchanged renders and writes nothing: the live build stays. Otherwise only routes whose key
- * changed are rendered; the others' files are hard-linked from the live build into the new one
- * (same bytes, no copy), which is then published as usual.
+ * changed are rendered; the others' files are hard-linked from the recorded build into the new
+ * one (same bytes, no copy), which is then published as usual.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
@@ -135,10 +135,9 @@ function contentFiles(root: string): string[] {
  * stays the same once it is no longer recent.
  */
 function stamp(file: string, before?: string): string {
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (!st) return '-';
-  const base = `${st.size}:${st.mtimeNs}`;
-  const recent = Date.now() - Number(st.mtimeNs / 1_000_000n) < RACY_MS;
+  const base = outputStamp(file);
+  if (base === '-') return base;
+  const recent = Date.now() - Number(BigInt(base.slice(base.indexOf(':') + 1)) / 1_000_000n) < RACY_MS;
   if (!recent && !before?.startsWith(`${base}:`)) return base;
   return `${base}:${createHash('sha256').update(readFileSync(file)).digest('base64url')}`;
 }
@@ -187,6 +186,7 @@ export function outputStamps(outDir: string, files: readonly string[]): Record<s
   return out;
 }
 
+/** A file's size and modification time (`size:mtimeNs`), '-' when it is gone. */
 function outputStamp(file: string): string {
   const st = statSync(file, { bigint: true, throwIfNoEntry: false });
   return st ? `${st.size}:${st.mtimeNs}` : '-';
