@@ -1,8 +1,8 @@
 /**
  * [R-INC-2] An incremental `site build` is byte-identical to a cold build of the same content: random
  * sequences of an operator's edits (a post's body, date, category or title, a price, a text every
- * page shows, a language's name, a new language, a deleted translation, a renamed image, a template change), each
- * followed by an incremental build of one output folder and a cold build in memory, compared file
+ * page shows, a language's name, a new language, a deleted translation, a deleted post, a renamed
+ * image, a template change), each followed by an incremental build of one output folder and a cold build in memory, compared file
  * by file (pages, assets, sitemap, service worker and the host's files beside the web root).
  * [R-INC-1] A paragraph added to a post renders exactly that post's page and says which file changed;
  * a post's new title renders under a quarter of the pages.
@@ -133,6 +133,17 @@ const EDITS: { name: string; apply(s: Site): string }[] = [
       if (!p) return 'no translation left to delete';
       rmSync(path.join(s.content, p));
       return `${p}: deleted`;
+    },
+  },
+  {
+    // No shipped post links another post: a whole post can go (its folder, every language).
+    name: 'deleted post',
+    apply(s) {
+      const slugs = readdirSync(path.join(s.content, 'blog'));
+      if (slugs.length < 3) return 'too few posts left to delete one';
+      const slug = pick(s, slugs);
+      rmSync(path.join(s.content, 'blog', slug), { recursive: true });
+      return `blog/${slug}/: deleted`;
     },
   },
   {
