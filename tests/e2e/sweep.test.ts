@@ -2,12 +2,13 @@
  * Every page of the shipped site in Chromium, once each, served with its host's headers (CSP
  * included, as `site serve` does): it loads and starts its script without a CSP violation, console
  * error or page error, and (redirect stubs aside, which move on at once) it is no wider than the
- * screen at 320, 390, 768 and 1280 px. One sweep for both: each page load is the costly part.
+ * screen at 320, 390, 768 and 1280 px. One sweep for both: each page load is the costly part, and
+ * a test loads its pages a few tabs at a time (inTabs), as a load mostly waits.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
-import { MAX_PAGES_PER_TEST, pageGroups, siteLanguages, urlPathOf } from '../helpers/groups.ts';
+import { inTabs, MAX_PAGES_PER_TEST, pageGroups, siteLanguages, urlPathOf } from '../helpers/groups.ts';
 import { settled } from '../helpers/serve.ts';
 import { shippedOut, siteWithHeadersUrl } from '../helpers/shared.ts';
 import { htmlFiles, read } from '../helpers/site.ts';
@@ -41,23 +42,27 @@ describe.skipIf(!hasChrome)('[R-SAFE-7][R-VIS-1] every page in Chromium with the
   });
 
   it.each(groups)('[R-SAFE-7][R-VIS-1] $name: no CSP violation, console or page error; no overflow at 320, 390, 768 and 1280 px', async ({ files }) => {
-    const page = await context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    for (const f of files) {
+    // The group's pages a few at a time, each tab loading one page after another (TABS_PER_TEST).
+    const openTab = async () => {
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`${page.url()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+      });
+      return page;
+    };
+    await inTabs(files, openTab, async (f, page) => {
       await page.setViewportSize({ width: 390, height: 844 });
       const res = await page.goto(`${base}${urlPathOf(f)}`);
       expect(res!.headers()['content-security-policy'], f).toContain("script-src 'self'");
       // The client's second start-up step runs after the first paint: let it run here too, so an
       // error in it is caught on this page.
       await settled(page);
-      if (isStub(f)) continue;
+      if (isStub(f)) return;
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 800 });
         // The page as a whole, then text that leaves its own card (the page may still fit).
@@ -79,8 +84,7 @@ describe.skipIf(!hasChrome)('[R-SAFE-7][R-VIS-1] every page in Chromium with the
         });
         for (const p of found) problems.push(`${urlPathOf(f)} at ${width}px: ${p}`);
       }
-    }
-    await page.close();
+    }, (page) => page.close());
     expect(problems).toEqual([]);
   });
 });

@@ -52,3 +52,34 @@ export function pageGroups(out: string, content = SHIPPED_CONTENT, max = MAX_PAG
 export function urlPathOf(file: string): string {
   return `/${file === 'index.html' ? '' : file.replace(/\.html$/, '')}`;
 }
+
+/**
+ * How many pages a browser sweep test has open at once (one tab each). A page load mostly waits
+ * (on the server, the browser's frames, the protocol): a few at once keep both cores busy, and a
+ * test's pages still finish inside that test.
+ */
+export const TABS_PER_TEST = 4;
+
+/**
+ * Run `fn` on every item, at most `limit` at a time, each runner on its own resource (`open()`, e.g.
+ * a browser tab, closed with `close` after its last item). Resolves when all are done; rejects with
+ * the first error once the others have stopped.
+ */
+export async function inTabs<T, R>(items: readonly T[], open: () => Promise<R>, fn: (item: T, tab: R) => Promise<void>, close: (tab: R) => Promise<void>, limit = TABS_PER_TEST): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    const tab = await open();
+    try {
+      while (!failed && next < items.length) await fn(items[next++]!, tab);
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      await close(tab);
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, runner));
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+}
