@@ -10,7 +10,7 @@ import { publishedPosts, yaml } from '../helpers/content.ts';
 const { defaultLanguage } = yaml('site.yaml') as { defaultLanguage: string };
 const { postsPerPage } = yaml('data/blog.yaml') as { postsPerPage: number };
 import { shippedOut, siteUrl } from '../helpers/shared.ts';
-import { pageGroups, urlPathOf } from '../helpers/groups.ts';
+import { inTabs, pageGroups, urlPathOf } from '../helpers/groups.ts';
 import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 
 const hasChrome = Boolean(chromePath());
@@ -32,18 +32,25 @@ describe.skipIf(!hasChrome)('[R-UI-18] with JavaScript off', () => {
   });
 
   it.each(groups)('[R-SAFE-7] $name: every page renders its main content and header navigation', async ({ files }) => {
-    const page = await context.newPage();
-    for (const f of files) {
-      if (stubs.has(f.replace(/\.html$/, '').replace(/^[a-z]{2,3}(?:-[A-Z]{2})?\//, ''))) continue;
+    // A few tabs at a time (inTabs); each page read in one call: one main with text, one h1, one footer with the age notice.
+    const pages = files.filter((f) => !stubs.has(f.replace(/\.html$/, '').replace(/^[a-z]{2,3}(?:-[A-Z]{2})?\//, '')));
+    await inTabs(pages, () => context.newPage(), async (f, page) => {
       const url = `${base}${urlPathOf(f)}`;
       const res = await page.goto(url);
       expect(res!.status(), url).toBe(200);
-      const main = await page.locator('main').innerText();
-      expect(main.trim().length, `${f} main is empty`).toBeGreaterThan(40);
-      expect(await page.locator('h1').count(), `${f} has one h1`).toBe(1);
-      expect(await page.locator('footer').innerText()).toContain('18+');
-    }
-    await page.close();
+      const seen = await page.evaluate(() => ({
+        mains: document.querySelectorAll('main').length,
+        main: document.querySelector('main')?.innerText ?? '',
+        h1s: document.querySelectorAll('h1').length,
+        footers: document.querySelectorAll('footer').length,
+        footer: document.querySelector('footer')?.innerText ?? '',
+      }));
+      expect(seen.mains, `${f} has one main`).toBe(1);
+      expect(seen.main.trim().length, `${f} main is empty`).toBeGreaterThan(40);
+      expect(seen.h1s, `${f} has one h1`).toBe(1);
+      expect(seen.footers, `${f} has one footer`).toBe(1);
+      expect(seen.footer, f).toContain('18+');
+    }, (page) => page.close());
   });
 
   it('the mobile menu opens without JavaScript and its links navigate', async () => {
