@@ -2,7 +2,9 @@
  * Consent (decisions.md): in consent mode nothing non-essential is stored or sent before Accept.
  * Accept and Reject have equal weight; the footer link reopens the choice. The banner is the first
  * stop in the focus order (the template puts it first in the body) and never hides a focused
- * element: while it shows, the page reserves its measured height (R-BRAND-3).
+ * element: while it shows, the page reserves its measured height (R-BRAND-3). It shows while
+ * `<html data-consent-shown>` is set: the pre-paint boot sets it (client/boot.ts), this module keeps
+ * it and the banner's `hidden` in step.
  */
 import type { Store } from './storage.ts';
 
@@ -27,15 +29,22 @@ function measure(banner: HTMLElement): void {
   if (!banner.hidden) root.setProperty('--consent-h', `${Math.ceil(banner.getBoundingClientRect().height)}px`);
 }
 
+/** Show or hide the banner: its own `hidden` and the page's flag, which the stylesheet reads. */
+function setOpen(banner: HTMLElement, open: boolean): void {
+  banner.hidden = !open;
+  if (open) document.documentElement.dataset.consentShown = '';
+  else delete document.documentElement.dataset.consentShown;
+}
+
 /**
- * Show the banner when no choice is stored. Called before the first paint, so the banner is part
- * of it rather than a later, larger paint (it would become the page's LCP element).
+ * Show the banner when no choice is stored (the boot already painted it so: nothing changes on
+ * screen), and measure what the page reserves for it.
  */
 export function showConsentBanner(state: ConsentState): void {
   const banner = document.querySelector<HTMLElement>('[data-consent]');
-  if (!banner || state !== 'unset') return;
-  banner.hidden = false;
-  measure(banner);
+  if (!banner) return;
+  setOpen(banner, state === 'unset');
+  if (state === 'unset') measure(banner);
 }
 
 /**
@@ -75,7 +84,7 @@ export function initConsentBanner(onChoice: (choice: 'granted' | 'denied') => vo
   let opener: HTMLElement | undefined;
   const show = (from: HTMLElement) => {
     opener = from;
-    banner.hidden = false;
+    setOpen(banner, true);
     measure(banner);
     banner.querySelector<HTMLButtonElement>('[data-consent-choice]')?.focus({ preventScroll: true });
   };
@@ -86,7 +95,7 @@ export function initConsentBanner(onChoice: (choice: 'granted' | 'denied') => vo
     if (!button) return;
     const keyboard = e.detail === 0;
     const next = nextFocusable(banner);
-    banner.hidden = true;
+    setOpen(banner, false);
     onChoice(button.dataset.consentChoice === 'accept' ? 'granted' : 'denied');
     if (opener?.isConnected && opener.getClientRects().length) opener.focus();
     else if (keyboard && next) next.focus();

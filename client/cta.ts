@@ -59,7 +59,8 @@ export function initCtaDismiss(store: Store, key: string): void {
   const hide = () => {
     for (const el of parts) el.hidden = true;
   };
-  if (store.get(key) === '1') return hide();
+  // The boot flags a dismissal before the first paint (client/boot.ts); the stylesheet hides both.
+  if (store.get(key) === '1' || document.documentElement.dataset.ctaOff !== undefined) return hide();
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-cta-dismiss]')) {
     button.addEventListener('click', () => {
       store.set(key, '1');

@@ -3,7 +3,7 @@
  * dialog, smooth scrolling, the saved language, the booking handoff to WhatsApp, the
  * call-to-action variant, consent, attribution and analytics.
  */
-import type { ClientData } from '../templates/client-data.ts';
+import type { ClientData, PageClientData, SharedClientData } from '../templates/client-data.ts';
 import { local, session } from './storage.ts';
 import { nameHash } from './names.ts';
 import { keys as storageKeys } from './keys.ts';
@@ -23,10 +23,10 @@ import { createScrollTracker, scrollPercent, watchExitIntent, watchHighEngagemen
 import { registerServiceWorker, removeServiceWorker } from './sw-register.ts';
 import { initBlogFilter } from './blog-filter.ts';
 
-function readData(): ClientData | undefined {
+function readData(): PageClientData | undefined {
   const el = document.getElementById('site-data');
   try {
-    return el ? (JSON.parse(el.textContent ?? '') as ClientData) : undefined;
+    return el ? (JSON.parse(el.textContent ?? '') as PageClientData) : undefined;
   } catch {
     return undefined;
   }
@@ -48,7 +48,8 @@ function afterFirstPaint(fn: () => void): void {
   setTimeout(once, 100);
 }
 
-function run(data: ClientData): void {
+function run(page: PageClientData, shared: SharedClientData | undefined): void {
+  const data: ClientData = { ...page, ...(shared ?? { messages: undefined!, tracking: { directorySources: [], referrers: {}, attributionDays: 0 } }) };
   const k = storageKeys(data.storageKey);
   // Before the first paint: the saved-language redirect, the consent banner and the
   // call-to-action variant, all visible at once.
@@ -61,6 +62,8 @@ function run(data: ClientData): void {
   // Attribution and the return-visitor flag are stored only with consent.
   let attribution: Attribution | undefined;
   const remember = () => {
+    // Without the shared data the stored attribution is left as it is (its expiry is unknown).
+    if (!shared) return;
     attribution = updateAttribution(parseAttribution(local.get(k.attribution)), touch, Date.now(), data.tracking.attributionDays);
     if (attribution) local.set(k.attribution, JSON.stringify(attribution));
     else local.remove(k.attribution);
@@ -100,7 +103,8 @@ function run(data: ClientData): void {
     const ref = () => (consent === 'granted' && attribution ? reference(attribution.last) : reference(touch));
 
     // Every WhatsApp link goes through the same builder; tel: links stay in this tab.
-    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-whatsapp]')) {
+    // Without the shared data's message templates these stay plain links (as without JavaScript).
+    if (shared) for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-whatsapp]')) {
       a.addEventListener('click', (e) => {
         e.preventDefault();
         tracker.track('contact_click', { channel: 'whatsapp', place: a.dataset.whatsapp });
@@ -111,7 +115,7 @@ function run(data: ClientData): void {
       a.removeAttribute('target');
       a.addEventListener('click', () => tracker.track('contact_click', { channel: 'phone', place: a.dataset.call ?? 'link' }));
     }
-    initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
+    if (shared) initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
 
     // Events: queued until consent allows sending.
     const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(nameHash(utmSource)));
@@ -190,9 +194,26 @@ function run(data: ClientData): void {
         void removeServiceWorker(data.base);
       }
     });
+    // The start-up is done: every handler is in place (the browser tests wait for this mark).
+    performance.mark('site:ready');
   });
 }
 
+/**
+ * The data every page shares (message templates, listing sites): a hashed file, so it comes from
+ * the HTTP cache or the service worker after the first page. Without it (offline, a failed
+ * request) WhatsApp links and the booking form work as they do without JavaScript, and nothing is
+ * attributed.
+ */
+async function readShared(url: string): Promise<SharedClientData | undefined> {
+  try {
+    const res = await fetch(url);
+    return res.ok ? ((await res.json()) as SharedClientData) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 document.documentElement.classList.add('js');
-const data = readData();
-if (data) run(data);
+const page = readData();
+if (page) void readShared(page.shared).then((shared) => run(page, shared));

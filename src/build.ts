@@ -17,7 +17,8 @@ import { listFilesSync } from './files.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
-import { splitMissing } from './content/texts.ts';
+import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
+import { contentHash, hashedName } from './hash.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
@@ -162,12 +163,14 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (diags.hasErrors()) return fail('templates');
   lap('templates+assets');
 
-  const assets = assetUrls(site, bundled, images);
+  const derived = derivedAssets(templates, site, diags);
+  if (diags.hasErrors()) return fail('templates');
+  const assets = assetUrls(site, bundled, images, derived);
   if (plan) {
     plan.assets = assetsKey(templates.compiled.code, assets, images.table());
     carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state);
   }
-  await Promise.all([...bundled.files, ...images.files].map((f) => writer.write(f.file, f.content)));
+  await Promise.all([...bundled.files, ...derived, ...images.files].map((f) => writer.write(f.file, f.content)));
   const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed, plan }, state);
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
@@ -489,8 +492,27 @@ async function assetsStage(
   return { templates, bundled, images, renamed };
 }
 
+/** A file the templates derive from the whole site (TemplateModule.assetFiles), under its hashed name. */
+interface DerivedAsset {
+  name: string;
+  file: string;
+  content: string;
+}
+
+/** The templates' derived files, each named by its content hash; an error in them names templates/index.tsx. */
+function derivedAssets(templates: TemplateModule, site: Site, diags: Diagnostics): DerivedAsset[] {
+  if (!templates.assetFiles) return [];
+  try {
+    const files = templates.assetFiles(site, (lang) => createTranslate(() => undefined, siteMessages(site, lang)));
+    return Object.entries(files).map(([name, content]) => ({ name, file: `assets/${hashedName(name, contentHash(content))}`, content }));
+  } catch (err) {
+    diags.error({ code: 'template', file: 'templates/index.tsx', field: 'assetFiles', message: err instanceof Error ? err.message : String(err) });
+    return [];
+  }
+}
+
 /** Asset URLs as pages link them, under the base path (a GitHub Pages project site serves the output at /site/). */
-function assetUrls(site: Site, bundled: BundledAssets, images: ProcessedImages): Assets {
+function assetUrls(site: Site, bundled: BundledAssets, images: ProcessedImages, derived: readonly DerivedAsset[]): Assets {
   const base = basePathOf(site.config.baseUrl);
   const at = (p: string) => withBase(base, p);
   return {
@@ -501,6 +523,8 @@ function assetUrls(site: Site, bundled: BundledAssets, images: ProcessedImages):
     styleHashes: bundled.styleHashes,
     noscriptCss: at(bundled.noscriptCss),
     js: at(bundled.js),
+    ...(bundled.boot && { boot: bundled.boot, scriptHashes: [bundled.boot.hash] }),
+    files: Object.fromEntries(derived.map((f) => [f.name, at(`/${f.file}`)])),
     forward: at(bundled.forward),
     icon: at(images.get(ICON).src),
     touchIcon: at(images.get(TOUCH_ICON).src),
@@ -600,7 +624,7 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   const at = (p: string) => withBase(basePathOf(site.config.baseUrl), p);
   const offlineRoutes = routes.routes.filter((route) => route.kind === 'offline');
   const offline = Object.fromEntries(offlineRoutes.map((route) => [route.lang === site.defaultLanguage ? '' : route.lang, at(route.path)]));
-  const precache = [assets.js, assets.icon, ...Object.values(offline)];
+  const precache = [assets.js, ...Object.values(assets.files ?? {}), assets.icon, ...Object.values(offline)];
   // The offline pages are cached under fixed names: their bytes (rendering is pure, so these are the
   // bytes written) go into the worker's version, or a changed phone number would never reach the cache.
   const offlineEnv = renderEnv(site, routes, assets, templates, createTally());
@@ -608,7 +632,7 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {
-    host = hostFiles(hostName, hostRules(site, routes, assets.styleHashes ?? [assets.styleHash]), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
+    host = hostFiles(hostName, hostRules(site, routes, { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] }), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
   } catch (err) {
     diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
     return undefined;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { contentSecurityPolicy, jsonForScript } from '@site/api';
+import { basePath, contentSecurityPolicy, jsonForScript } from '@site/api';
 import type { PageContext } from './model/index.ts';
 import { structuredData } from './structured-data.ts';
 import { clientData, clientDataKey } from './client-data.ts';
@@ -7,7 +7,7 @@ import { JsonLd } from './components/JsonLd.tsx';
 import { Header } from './components/Header.tsx';
 import { Footer } from './components/Footer.tsx';
 import { ConsentBanner } from './components/ConsentBanner.tsx';
-import { InlineStylesheet, styleHashes } from './components/Stylesheet.tsx';
+import { InlineStylesheet, inlineHashes } from './components/Stylesheet.tsx';
 
 /** The whole HTML document: head metadata for every route, page chrome for visible pages. */
 export function Document({ ctx, children }: { ctx: PageContext; children?: ReactNode }) {
@@ -18,7 +18,10 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, styleHashes(assets), 'meta')} />
+        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, inlineHashes(assets), 'meta')} />
+        {/* The pre-paint boot, first thing after the policy that allows it (client/boot.ts): it settles
+            what the first paint shows, then loads the enhancement script after the load event. */}
+        {!forwarding && assets.boot && <Boot ctx={ctx} />}
         <title>{head.title}</title>
         {head.description && <meta name="description" content={head.description} />}
         {head.robots && <meta name="robots" content={head.robots} />}
@@ -73,7 +76,7 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
             <link rel="icon" href={assets.icon} type="image/svg+xml" />
             <link rel="apple-touch-icon" href={assets.touchIcon} />
             <link rel="manifest" href={assets.manifest} />
-            <script src={assets.js} defer />
+            {!assets.boot && <script src={assets.js} defer />}
           </>
         )}
         {structuredData(ctx).map((data, i) => (
@@ -95,5 +98,26 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
         </body>
       )}
     </html>
+  );
+}
+
+/**
+ * The boot's element: the same script text on every page (its hash is in the policy), with this
+ * page's settings as data attributes (client/boot.ts names them). Only the root home page of the
+ * default language redirects to a saved language (`h`).
+ */
+function Boot({ ctx }: { ctx: PageContext }) {
+  const { site, route, assets } = ctx;
+  const rootHome = route.template === 'home' && route.lang === site.defaultLanguage;
+  return (
+    <script
+      data-main={assets.js}
+      data-k={site.config.storageKey}
+      data-c={site.config.features.consent ? '' : undefined}
+      data-v={site.data.cta.defaultVariant}
+      data-b={basePath(site.config.baseUrl)}
+      data-h={rootHome ? site.languages.filter((l) => l !== site.defaultLanguage).join(' ') : undefined}
+      dangerouslySetInnerHTML={{ __html: assets.boot!.text }}
+    />
   );
 }

@@ -1,8 +1,11 @@
 /**
- * The data the client script reads from each page (`<script type="application/json" id="site-data">`).
+ * The data the client script reads: from each page (`<script type="application/json" id="site-data">`)
+ * what differs between pages, and from one shared file (`assets/site-data.<hash>.json`, made by
+ * `assetFiles` in templates/index.tsx) what every page would repeat: the WhatsApp message templates
+ * and the listing sites. Every page so stays within the first round trip (R-VIS-8).
  * Everything the browser needs comes from content: texts, message templates, sources, numbers.
  */
-import { basePath, type Route } from '@site/api';
+import { basePath, type Route, type Translate } from '@site/api';
 import { encodeLabel, nameHash } from '../client/names.ts';
 import type { City, PageContext, Site } from './model/index.ts';
 import { cityOf } from './model/helpers.ts';
@@ -16,7 +19,15 @@ export interface ClientVariant {
   urgency: string;
 }
 
-export interface ClientData {
+/** What the script works with: the page's data and the shared file's. */
+export type ClientData = PageClientData & SharedClientData;
+
+/** The name of the shared file (TemplateModule.assetFiles); pages give its URL in `shared`. */
+export const SHARED_DATA_FILE = 'site-data.json';
+
+export interface PageClientData {
+  /** The URL of the shared data (SharedClientData), a hashed file the service worker caches too. */
+  shared: string;
   /** The base path ('' at the root, '/site' for a GitHub Pages project site): the service worker and language redirect live under it. */
   base: string;
   lang: string;
@@ -30,6 +41,12 @@ export interface ClientData {
   whatsapp: string;
   phone: string;
   cta: { variants: ClientVariant[]; defaultVariant: string; /** Hashes (client/names.ts). */ directActionSources: readonly string[] };
+  /** The 3-hour rule; `timezone` is the default city's (the form's chosen city overrides it). */
+  booking: { minAdvanceHours: number; timezone: string };
+}
+
+/** The same for every page of the site. */
+export interface SharedClientData {
   /**
    * Message templates and the booking options' labels, in the message language (cta.yaml); `city`
    * is each city's line (cta.yaml cityLine with the city's name), `general` the empty line;
@@ -42,8 +59,6 @@ export interface ClientData {
    * as hashes of utm_source values, `referrers` as hash of a domain → base64 source label.
    */
   tracking: { directorySources: readonly string[]; referrers: Readonly<Record<string, string>>; attributionDays: number };
-  /** The 3-hour rule; `timezone` is the default city's (the form's chosen city overrides it). */
-  booking: { minAdvanceHours: number; timezone: string };
 }
 
 /** The city booked when the visitor did not choose: the first active city, else the first. */
@@ -68,13 +83,11 @@ export function clientDataKey(route: Route): string {
   return `client-data\0${route.kind}\0${route.page?.id ?? ''}\0${route.source ?? ''}`;
 }
 
-export function clientData(ctx: PageContext): ClientData {
+export function clientData(ctx: PageContext): PageClientData {
   const { site, route, t } = ctx;
   const { cta, tracking, booking } = site.data;
-  // Labels for the WhatsApp message, in its language, through the same ICU formatter as every text.
-  const messages = ctx.textsOf(site.texts[cta.messageLanguage] ? cta.messageLanguage : site.defaultLanguage);
-  const label = (key: string) => (messages.has(key) ? messages(key) : key);
   return {
+    shared: ctx.assets.files?.[SHARED_DATA_FILE] ?? '',
     base: basePath(site.config.baseUrl),
     lang: route.lang,
     defaultLanguage: site.defaultLanguage,
@@ -102,6 +115,17 @@ export function clientData(ctx: PageContext): ClientData {
       defaultVariant: cta.defaultVariant,
       directActionSources: tracking.directActionSources.map(nameHash),
     },
+    booking: { minAdvanceHours: booking.minAdvanceHours, timezone: defaultCity(site).timezone },
+  };
+}
+
+/** The data every page shares: the WhatsApp message in its language and the listing sites. */
+export function sharedClientData(site: Site, textsOf: (lang: string) => Translate): SharedClientData {
+  const { cta, tracking, booking } = site.data;
+  // Labels for the WhatsApp message, in its language, through the same ICU formatter as every text.
+  const messages = textsOf(site.texts[cta.messageLanguage] ? cta.messageLanguage : site.defaultLanguage);
+  const label = (key: string) => (messages.has(key) ? messages(key) : key);
+  return {
     messages: {
       intro: cta.messages.intro,
       fields: cta.messages.fields,
@@ -116,6 +140,5 @@ export function clientData(ctx: PageContext): ClientData {
       referrers: Object.fromEntries(Object.entries(tracking.referrers).map(([domain, source]) => [nameHash(domain.toLowerCase()), encodeLabel(source)])),
       attributionDays: tracking.attributionDays,
     },
-    booking: { minAdvanceHours: booking.minAdvanceHours, timezone: defaultCity(site).timezone },
   };
 }

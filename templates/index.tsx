@@ -3,6 +3,9 @@
  * content/pages.yaml (and the built-in blog, post, redirect and landing routes) to components.
  */
 export { Document } from './Document.tsx';
+import type { Translate } from '@site/api';
+import type { Site } from './model/index.ts';
+import { SHARED_DATA_FILE, sharedClientData } from './client-data.ts';
 import { Home } from './pages/Home.tsx';
 import { About } from './pages/About.tsx';
 import { Rates } from './pages/Rates.tsx';
@@ -33,3 +36,8 @@ export const pages = {
   redirect: Redirect,
   landing: Landing,
 };
+
+/** Files derived from the whole site, published hashed under assets/: the client data every page shares. */
+export function assetFiles(site: Site, textsOf: (lang: string) => Translate): Record<string, string> {
+  return { [SHARED_DATA_FILE]: JSON.stringify(sharedClientData(site, textsOf)) };
+}

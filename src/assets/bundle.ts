@@ -32,6 +32,8 @@ export interface BundledAssets {
   /** The hash of every inline stylesheet, in this order: the one policy names them all. */
   styleHashes: string[];
   noscriptCss: string;
+  /** The pre-paint boot (`client/boot.ts`, when there is one): inlined in every page's head, allowed by its hash. */
+  boot?: { text: string; hash: string };
   /** Gzipped size of the main script, for the build summary and its budget. */
   jsBytes: number;
 }
@@ -92,18 +94,26 @@ export async function bundleServiceWorker(clientDir: string, precache: readonly 
 }
 let lastWorker: { key: string; file: OutputFile } | undefined;
 
-/** Bundle `client/main.ts`, `client/forward.ts` and the stylesheets in `templates/styles/` (site.css, noscript.css, first-screen.css if there is one). */
+/** decisions.md (Hosting): the one inline pre-paint script is at most 1 KB minified. */
+export const BOOT_LIMIT = 1024;
+
+/** Bundle `client/main.ts`, `client/forward.ts`, `client/boot.ts` if there is one, and the stylesheets in `templates/styles/` (site.css, noscript.css, first-screen.css if there is one). */
 export async function bundleAssets(clientDir: string, templatesDir: string, define: Record<string, string> = {}): Promise<BundledAssets> {
   const script: BuildOptions = { format: 'iife', target: ['es2020', 'chrome90', 'safari15', 'firefox90'], platform: 'browser', define };
   const style: BuildOptions = { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] };
   const firstScreenEntry = path.join(templatesDir, 'styles', 'first-screen.css');
-  const [js, forward, css, noscriptCss, firstScreenCss] = await Promise.all([
+  const bootEntry = path.join(clientDir, 'boot.ts');
+  const [js, forward, css, noscriptCss, firstScreenCss, bootJs] = await Promise.all([
     bundleOne(path.join(clientDir, 'main.ts'), script, 'client'),
     bundleOne(path.join(clientDir, 'forward.ts'), script, 'client'),
     bundleOne(path.join(templatesDir, 'styles', 'site.css'), style, 'styles'),
     bundleOne(path.join(templatesDir, 'styles', 'noscript.css'), style, 'styles'),
     existsSync(firstScreenEntry) ? bundleOne(firstScreenEntry, style, 'styles') : undefined,
+    // No trailing newline: the text is inlined as it is hashed.
+    existsSync(bootEntry) ? bundleOne(bootEntry, script, 'client').then((text) => text.trim()) : undefined,
   ]);
+  if (bootJs !== undefined && Buffer.byteLength(bootJs) > BOOT_LIMIT)
+    throw new BuildError('client', [{ severity: 'error', code: 'boot-size', file: 'client/boot.ts', message: `the pre-paint boot is ${Buffer.byteLength(bootJs)} bytes minified, over the ${BOOT_LIMIT} bytes it may be (decisions.md): it is inlined in every page` }]);
   const named = (name: string, text: string) => `assets/${hashedName(name, contentHash(text))}`;
   const files: OutputFile[] = [
     { file: named('main.js', js), content: js },
@@ -125,6 +135,7 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
     ...(firstScreen && { firstScreen }),
     styleHashes: firstScreen ? [styleHash, firstScreen.styleHash] : [styleHash],
     noscriptCss: `/${files[2]!.file}`,
+    ...(bootJs !== undefined && { boot: { text: bootJs, hash: sha256(bootJs) } }),
     jsBytes: gzipSync(js).length,
   };
 }

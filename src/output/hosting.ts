@@ -5,7 +5,15 @@ import type { Site } from '../content/model.ts';
  * The one Content-Security-Policy of the site. Pages carry it as `<meta>` too, minus
  * `frame-ancestors`, which browsers ignore (with a console error) when it comes from a meta tag.
  */
-export function contentSecurityPolicy(site: Site, styleHashes: readonly string[], where: 'header' | 'meta' = 'header'): string {
+/** The base64 SHA-256 of every inline stylesheet and script of the site: the policy allows exactly these. */
+export interface InlineHashes {
+  styles: readonly string[];
+  scripts?: readonly string[];
+}
+
+/** `inline`: the inline stylesheets' and scripts' hashes (a list alone: stylesheets only). */
+export function contentSecurityPolicy(site: Site, hashes: InlineHashes | readonly string[], where: 'header' | 'meta' = 'header'): string {
+  const inline: InlineHashes = isHashList(hashes) ? { styles: hashes } : hashes;
   const a = site.config.analytics;
   const scriptHosts = a.provider === 'ga4' ? ' https://www.googletagmanager.com' : a.provider === 'plausible' ? ` ${new URL(a.src ?? 'https://plausible.io/js/script.js').origin}` : '';
   const connectHosts =
@@ -16,10 +24,11 @@ export function contentSecurityPolicy(site: Site, styleHashes: readonly string[]
         : '';
   return [
     "default-src 'self'",
-    `script-src 'self'${scriptHosts}`,
+    // The one inline pre-paint boot (decisions.md) by its hash, never 'unsafe-inline'.
+    `script-src 'self'${(inline.scripts ?? []).map((h) => ` 'sha256-${h}'`).join('')}${scriptHosts}`,
     // The stylesheet is inlined in every page (measured: benchmarks/critical-css.js); it is
     // allowed by its hash, never by 'unsafe-inline'.
-    `style-src 'self'${styleHashes.map((h) => ` 'sha256-${h}'`).join('')}`,
+    `style-src 'self'${inline.styles.map((h) => ` 'sha256-${h}'`).join('')}`,
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${connectHosts}`,
@@ -35,10 +44,14 @@ export function contentSecurityPolicy(site: Site, styleHashes: readonly string[]
     .join('; ');
 }
 
+function isHashList(h: InlineHashes | readonly string[]): h is readonly string[] {
+  return Array.isArray(h);
+}
+
 /** The security headers sent with every response (every host target; hosts/rules.ts). */
-export function siteHeaders(site: Site, styleHashes: readonly string[]): [name: string, value: string][] {
+export function siteHeaders(site: Site, inline: InlineHashes): [name: string, value: string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(site, styleHashes)],
+    ['Content-Security-Policy', contentSecurityPolicy(site, inline)],
     ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],

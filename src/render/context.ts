@@ -31,6 +31,15 @@ export interface Assets {
   noscriptCss: string;
   /** The enhancement script (one per site). */
   js: string;
+  /**
+   * The pre-paint boot (`client/boot.ts`, when the site has one): its minified text, inlined in
+   * the head, and its base64 SHA-256, which the one policy names (decisions.md: at most 1 KB).
+   */
+  boot?: { text: string; hash: string };
+  /** Every inline script's CSP hash: the one policy (meta and host header) names them all. */
+  scriptHashes?: readonly string[];
+  /** URLs of the files the templates derive from the whole site (TemplateModule.assetFiles), by name. */
+  files?: Readonly<Record<string, string>>;
   /** The tiny script redirect stubs and landing pages load to forward with the query string. */
   forward: string;
   /** Site icons and manifest. */

@@ -13,7 +13,8 @@ import path from 'node:path';
 import type { ComponentType, ReactNode } from 'react';
 import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
-import type { SiteModel } from '../content/model.ts';
+import type { Site, SiteModel } from '../content/model.ts';
+import type { Translate } from '../content/texts.ts';
 import { requireCjs } from '../require.ts';
 import { projectRoot } from '../project.ts';
 import * as zod from 'zod';
@@ -28,6 +29,12 @@ const { build } = requireCjs('esbuild') as typeof import('esbuild');
 export interface TemplateModule {
   Document: ComponentType<{ ctx: PageContext; children?: ReactNode }>;
   pages: Readonly<Record<string, ComponentType<{ ctx: PageContext }>>>;
+  /**
+   * Optional: files the templates derive from the whole site (data every page's script shares,
+   * rather than repeating it in each page), by name. The build publishes each under `assets/` with
+   * its content hash in the name and gives pages their URLs in `ctx.assets.files`.
+   */
+  assetFiles?: (site: Site, textsOf: (lang: string) => Translate) => Record<string, string>;
   compiled: CompiledTemplates;
 }
 
@@ -123,7 +130,9 @@ export function evaluateTemplates(compiled: CompiledTemplates): TemplateModule {
   const mod = evaluate(compiled.code, compiled.entry, 'templates/index.tsx') as Partial<TemplateModule>;
   if (typeof mod.Document !== 'function' || !mod.pages || typeof mod.pages !== 'object')
     throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: 'must export Document (component) and pages (id → component)' }]);
-  return { Document: mod.Document, pages: mod.pages, compiled };
+  if (mod.assetFiles !== undefined && typeof mod.assetFiles !== 'function')
+    throw new BuildError('templates', [{ severity: 'error', code: 'template', file: 'templates/index.tsx', message: 'assetFiles, when exported, must be a function (site, textsOf) → { name: text }' }]);
+  return { Document: mod.Document, pages: mod.pages, ...(mod.assetFiles && { assetFiles: mod.assetFiles }), compiled };
 }
 
 /**

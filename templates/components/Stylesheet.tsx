@@ -14,9 +14,9 @@ export function inlinesFirstScreen(ctx: PageContext): boolean {
   return ctx.assets.firstScreen !== undefined && FIRST_SCREEN_TEMPLATES.has(ctx.route.template);
 }
 
-/** The hashes of every inline stylesheet of the site, for the one policy (the host's header names the same). */
-export function styleHashes(assets: Assets): readonly string[] {
-  return assets.styleHashes ?? [assets.styleHash];
+/** The hashes of every inline stylesheet and script of the site, for the one policy (the host's header names the same). */
+export function inlineHashes(assets: Assets): { styles: readonly string[]; scripts: readonly string[] } {
+  return { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] };
 }
 
 /**

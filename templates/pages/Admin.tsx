@@ -1,6 +1,6 @@
 import { absoluteUrl } from '@site/api';
 import type { PageContext } from '../model/index.ts';
-import { clientData } from '../client-data.ts';
+import { sharedClientData } from '../client-data.ts';
 import { PageIntro } from '../components/Blocks.tsx';
 
 /** Admin pages (off by default, public when on): only what the build knows, never secrets. */
@@ -48,7 +48,7 @@ export function Admin({ ctx }: { ctx: PageContext }) {
                 <p>{t(`cta.${v.id}.primary`)}</p>
                 <p className="muted">{t(`cta.${v.id}.secondary`)}</p>
                 <ul>
-                  {Object.entries(clientData(ctx).messages.city).map(([city, name]) => (
+                  {Object.entries(sharedClientData(site, ctx.textsOf).messages.city).map(([city, name]) => (
                     <li key={city}>
                       <strong>{city}:</strong> {site.data.cta.messages.intro[v.id]?.replace('{city}', name)}
                     </li>

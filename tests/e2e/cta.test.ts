@@ -117,7 +117,11 @@ describe.skipIf(!hasChrome)('call to action (home page)', () => {
     const page = await context.newPage();
     await page.clock.install();
     await page.goto(`${env.base}/`);
-    await page.clock.runFor(1_000);
+    // The script loads a frame after the load event (client/boot.ts) and starts its timers after
+    // the next frame: step the fake clock until it has put the variant on the card (its first step;
+    // the fake clock also fakes performance marks), then past that frame (at most 100 ms).
+    for (let i = 0; i < 100 && !(await page.locator('[data-cta][data-variant]').count()); i++) await page.clock.runFor(100);
+    await page.clock.runFor(200);
     const visible = (sel: string) => page.locator(sel).isVisible();
     expect(await visible('[data-cta-bar] [data-cta-urgency]')).toBe(false);
     await page.clock.runFor(45_000);

@@ -47,8 +47,13 @@ export async function offlineContext(browser: Browser, opts: { width?: number; h
   return context;
 }
 
-/** Wait until the client's second start-up step (after the first paint) has run. */
+/**
+ * Wait until the client script has started (it loads after the load event, from the pre-paint
+ * boot, then reads the shared data: client/boot.ts, client/main.ts marks `site:ready`), then one
+ * frame more. Pages without the script (forwarding pages) wait only for the frame.
+ */
 export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('script[data-main]') || performance.getEntriesByName('site:ready').length > 0, undefined, { timeout: 15_000 });
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 

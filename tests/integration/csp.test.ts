@@ -1,5 +1,6 @@
 /**
- * One strict Content-Security-Policy for every page: no inline script or handler, the same policy
+ * One strict Content-Security-Policy for every page: no inline handler, one inline script (the
+ * pre-paint boot, the same bytes on every page, at most 1 KB, allowed by its hash), the same policy
  * in every page's <meta> and the host's header. (Every page loaded in Chromium with the header
  * applied, without a violation: tests/e2e/sweep.test.ts.)
  */
@@ -21,14 +22,25 @@ describe('[R-BUILD-10] content security policy', () => {
     for (const g of groups) expect(g.files.length, g.name).toBeLessThanOrEqual(MAX_PAGES_PER_TEST);
   });
 
-  it.each(groups)('$name: no page has an inline executable script or an inline event handler', ({ files }) => {
+  // decisions.md (Hosting): exactly one inline executable script, the boot, the same on every page.
+  const bootOf = (f: string) => [...parseHtml(read(out, f)).querySelectorAll('script')].filter((s) => !s.hasAttribute('src') && !['application/ld+json', 'application/json'].includes(s.getAttribute('type') ?? ''));
+  const boot = bootOf('index.html')[0]?.textContent ?? '';
+
+  it('[R-VIS-8] the one inline script is the pre-paint boot: at most 1 KB, allowed by its sha256 in the header', () => {
+    expect(boot.length).toBeGreaterThan(0);
+    expect(Buffer.byteLength(boot)).toBeLessThanOrEqual(1024);
+    const hash = createHash('sha256').update(boot).digest('base64');
+    expect(headersFor(parseHeaders(read(out, '_headers')), '/rates')['Content-Security-Policy']).toContain(`script-src 'self' 'sha256-${hash}'`);
+  });
+
+  it.each(groups)('$name: one inline executable script (the boot, the same bytes everywhere), no inline event handler', ({ files }) => {
     for (const f of files) {
       const doc = parseHtml(read(out, f));
-      for (const s of doc.querySelectorAll('script')) {
-        const type = s.getAttribute('type');
-        const data = type === 'application/ld+json' || type === 'application/json';
-        expect(s.hasAttribute('src') || data, `${f}: inline script ${s.outerHTML.slice(0, 80)}`).toBe(true);
-      }
+      // Forwarding pages (stubs, landing pages) load only the forwarding script.
+      const forwarding = Boolean(doc.querySelector('meta[http-equiv="refresh"], noscript meta'));
+      const inline = bootOf(f);
+      expect(inline.length, `${f}: inline executable scripts`).toBe(forwarding ? 0 : 1);
+      for (const s of inline) expect(s.textContent, `${f}: the boot differs from the home page's`).toBe(boot);
       for (const el of doc.querySelectorAll('*')) {
         for (const attr of el.getAttributeNames()) expect(attr.startsWith('on'), `${f}: ${el.tagName} ${attr}`).toBe(false);
         if (el.getAttribute('href')?.trim().toLowerCase().startsWith('javascript:')) throw new Error(`${f}: javascript: link`);
@@ -47,7 +59,7 @@ describe('[R-BUILD-10] content security policy', () => {
 
   it('the policy in _headers is strict, with the security headers beside it', () => {
     const header = headersFor(parseHeaders(read(out, '_headers')), '/rates')['Content-Security-Policy']!;
-    expect(header).toContain("script-src 'self'");
+    expect(header).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;| )/);
     expect(header).not.toContain('unsafe-inline');
     expect(header).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
     for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) expect(header).toContain(d);

@@ -4,6 +4,8 @@
  * embedded client data carries hashes and encoded labels (client/names.ts), and a landing page
  * names only its own source. Expected values come from the content the shared build was made of.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeLabel, nameHash } from '../../client/names.ts';
 import { currentTouch } from '../../client/attribution.ts';
@@ -17,7 +19,11 @@ const directories = yaml('data/directories.yaml') as { slug: string; source: str
 /** Every word that names a listing site: its domains and source labels. */
 const words = [...new Set([...Object.keys(tracking.referrers), ...Object.values(tracking.referrers), ...tracking.directorySources, ...tracking.directActionSources, ...directories.map((d) => d.source)])];
 
-const siteData = (html: string) => JSON.parse(/<script type="application\/json" id="site-data">(.*?)<\/script>/s.exec(html)![1]!) as { tracking: Tracking; cta: { directActionSources: string[] } };
+/** A page's client data with the shared file it names (templates/client-data.ts). */
+const siteData = (out: string, html: string) => {
+  const page = JSON.parse(/<script type="application\/json" id="site-data">(.*?)<\/script>/s.exec(html)![1]!) as { shared: string; cta: { directActionSources: string[] } };
+  return { ...page, ...(JSON.parse(read(out, page.shared.replace(/^\//, ''))) as { tracking: Tracking }) };
+};
 
 describe('[R-SAFE-13] listing sites in the page data', () => {
   it('no page spells out a listing domain or source name in its data or markup (a landing page only its own source)', () => {
@@ -34,11 +40,17 @@ describe('[R-SAFE-13] listing sites in the page data', () => {
       for (const w of words) expect(new RegExp(`(?<![\\p{L}\\d])${w.replace(/[.]/g, '\\.')}(?![\\p{L}\\d])`, 'iu').test(text), `${file} names "${w}"`).toBe(false);
     }
     expect(landings).toBe(directories.length);
+    // The data every page shares, and the scripts, name none either.
+    const shared = siteData(out, read(out, 'index.html')).shared;
+    for (const file of [shared.replace(/^\//, ''), ...readdirSync(path.join(out, 'assets')).filter((f) => /\.(js|json)$/.test(f)).map((f) => `assets/${f}`), 'sw.js']) {
+      const text = read(out, file);
+      for (const w of words) expect(new RegExp(`(?<![\\p{L}\\d])${w.replace(/[.]/g, '\\.')}(?![\\p{L}\\d])`, 'iu').test(text), `${file} names "${w}"`).toBe(false);
+    }
   });
 
   it('the hashed data still attributes: every referrer domain (and its subdomains) maps to its source; directory sources match by hash', () => {
     const html = read(shippedOut(), 'index.html');
-    const data = siteData(html);
+    const data = siteData(shippedOut(), html);
     for (const [domain, source] of Object.entries(tracking.referrers)) {
       expect(currentTouch(new URL('https://site.example/'), `https://${domain}/x`, data.tracking.referrers)).toEqual({ source, medium: 'referral' });
       expect(currentTouch(new URL('https://site.example/'), `https://www.${domain}/x`, data.tracking.referrers)).toEqual({ source, medium: 'referral' });

@@ -101,7 +101,9 @@ describe('[R-OPS-2] a city is content: one entry in cities.yaml plus its texts',
   it('[R-OPS-2] the WhatsApp city line says its name in the message language', () => {
     const data = JSON.parse(parseHtml(read(out, fileOf(city.path))).querySelector('#site-data')!.textContent!);
     expect(data.page.city).toBe(city.id);
-    expect(data.messages.city[city.id]).toBe(cta.messages.cityLine.replace('{city}', city.name(cta.messageLanguage)));
+    // The message templates are in the data every page shares (templates/client-data.ts).
+    const shared = JSON.parse(read(out, data.shared.replace(/^\//, '')));
+    expect(shared.messages.city[city.id]).toBe(cta.messages.cityLine.replace('{city}', city.name(cta.messageLanguage)));
   });
 
   it('[R-OPS-2] the booking form offers it with its time zone; its page links the booking form with ?city=', () => {

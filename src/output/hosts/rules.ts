@@ -6,7 +6,7 @@
 import type { Site } from '../../content/model.ts';
 import { basePathOf, localize, withBase } from '../../routes/paths.ts';
 import type { RouteTable } from '../../routes/table.ts';
-import { siteHeaders } from '../hosting.ts';
+import { siteHeaders, type InlineHashes } from '../hosting.ts';
 
 /** One 301: `from` and `to` are URL paths including the base path. */
 export interface Redirect301 {
@@ -40,8 +40,8 @@ export interface HostRules {
   cache: { immutable: string; revalidate: string };
 }
 
-/** The rules of a site; `styleHashes` feed the CSP. */
-export function hostRules(site: Site, routes: RouteTable, styleHashes: readonly string[]): HostRules {
+/** The rules of a site; the inline hashes feed the CSP. */
+export function hostRules(site: Site, routes: RouteTable, inline: InlineHashes): HostRules {
   const basePath = basePathOf(site.config.baseUrl);
   const at = (p: string) => withBase(basePath, p);
   const redirects = routes.routes.filter((r) => r.kind === 'redirect' && r.target).map((r) => ({ from: at(r.path), to: at(r.target!) }));
@@ -58,7 +58,7 @@ export function hostRules(site: Site, routes: RouteTable, styleHashes: readonly 
     redirects,
     pages: routes.routes.map((r) => at(r.path)).sort(),
     notFound,
-    common: siteHeaders(site, styleHashes),
+    common: siteHeaders(site, inline),
     assetsPrefix: `${basePath}/assets/`,
     serviceWorker: `${basePath}/sw.js`,
     cache: { immutable: 'public, max-age=31536000, immutable', revalidate: 'no-cache' },
