@@ -30,7 +30,11 @@ function expected(message: string, locale: string, args: Record<string, string |
   });
   return String(new IntlMessageFormat(source, locale, undefined, { ignoreTag: true }).format(values));
 }
-const textContent = (html: string, selector: string) => [...parseHtml(html).querySelectorAll(selector)].map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
+/**
+ * The texts of the elements `selector` picks, white space collapsed as HTML collapses it: a no-break
+ * space (a number and its unit, "3\u00a0часа") is kept, so the page must show the message's own.
+ */
+const textContent = (html: string, selector: string) => [...parseHtml(html).querySelectorAll(selector)].map((e) => (e.textContent ?? '').replace(/[ \t\n\r\f]+/g, ' ').trim());
 
 /** Make the first `n` shipped reviews real (not samples) with the given ratings. */
 function realReviews(dir: string, ratings: number[]): void {
