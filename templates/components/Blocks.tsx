@@ -61,6 +61,25 @@ export function tierPrice(ctx: PageContext, id: string, opts: { from?: boolean }
   return price(ctx, tier.price, { from: opts.from ?? tier.from, onRequest: tier.onRequest });
 }
 
+/**
+ * A tier's price line on a service card or page: the amount on its own line, never broken
+ * ("from €2,000"), then its duration and "on request" below it, quieter. Side by side, a narrow card
+ * broke the line between a price and its unit ("€2,000 · On request · / per day").
+ */
+export function TierPriceLine({ ctx, id, from }: { ctx: PageContext; id: string; from?: boolean }) {
+  const tier = tierOf(ctx, id);
+  const note = [ctx.t(`duration.${tier.duration}`)];
+  if (tier.onRequest && tier.price !== null) note.push(ctx.t('price.onRequest'));
+  return (
+    <p className="price price-line">
+      <strong className="price-amount nowrap">{price(ctx, tier.price, { from: from ?? tier.from })}</strong>{' '}
+      <span className="price-note">
+        <Parts parts={note} />
+      </span>
+    </p>
+  );
+}
+
 /** The service rules stated everywhere bookings are discussed. */
 export function ServiceRules({ ctx }: { ctx: PageContext }) {
   const { t, site } = ctx;

@@ -1,5 +1,5 @@
 import type { PageContext } from '../model/index.ts';
-import { ContactButtons, Parts, Section, ServiceRules, tierOf, tierPrice, Venues } from '../components/Blocks.tsx';
+import { ContactButtons, Section, ServiceRules, TierPriceLine, tierOf, Venues } from '../components/Blocks.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { Gallery } from '../components/Gallery.tsx';
 import { HealthCard } from '../components/Health.tsx';
@@ -47,14 +47,7 @@ export function Home({ ctx }: { ctx: PageContext }) {
                 <span className="badge">{t(`badge.${card.badge ?? tier.badge}`)}</span>
                 <h3>{t(`services.card.${card.id}.title`)}</h3>
                 <p>{t(`services.card.${card.id}.description`)}</p>
-                <p className="price price-line">
-                  <strong className="price-amount">
-                    <Parts parts={tierPrice(ctx, card.tier).split(' · ')} />
-                  </strong>
-                  <span className="muted">
-                    <Parts parts={[t(`duration.${tier.duration}`)]} first />
-                  </span>
-                </p>
+                <TierPriceLine ctx={ctx} id={card.tier} />
                 {card.page && (
                   <a href={ctx.link(card.page)} className="text-link">
                     {t('services.more')}

@@ -1,5 +1,5 @@
 import type { PageContext } from '../model/index.ts';
-import { ContactButtons, PageIntro, Parts, Section, NextSteps, tierOf, tierPrice } from '../components/Blocks.tsx';
+import { ContactButtons, PageIntro, Section, NextSteps, TierPriceLine } from '../components/Blocks.tsx';
 
 /** A service page (dinner date, travel companion): what it is, what it includes, its rate. */
 export function Service({ ctx }: { ctx: PageContext }) {
@@ -11,16 +11,7 @@ export function Service({ ctx }: { ctx: PageContext }) {
     <main id="main" tabIndex={-1}>
       <div className="container">
         <PageIntro kicker={t('nav.services')} title={t(k('title'))} intro={t(k('intro'))} />
-        {card && (
-          <p className="price price-line">
-            <strong className="price-amount">
-              <Parts parts={tierPrice(ctx, card.tier, { from: true }).split(' · ')} />
-            </strong>
-            <span className="muted">
-              <Parts parts={[t(`duration.${tierOf(ctx, card.tier).duration}`)]} first />
-            </span>
-          </p>
-        )}
+        {card && <TierPriceLine ctx={ctx} id={card.tier} from />}
         <ContactButtons ctx={ctx} context={`service-${id}`} />
       </div>
       <Section id="details" title={t(k('detailsTitle'))}>
