@@ -33,10 +33,13 @@ async function newContext(opts: { width?: number } = {}): Promise<{ context: Bro
 // errors is sweep.test.ts's, with the production headers applied.)
 const shipped = { base: siteUrl(), files: htmlFiles(shippedOut()), out: shippedOut() };
 
-describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', () => {
+// Each test has a context of its own and only reads the shared site: the tests of a describe run
+// side by side (describe.concurrent), overlapping their page loads; assertions use the test's own
+// expect. (The R-SAFE-10 tests below stay one at a time: a layout-shift count is timing-sensitive.)
+describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as shipped)', () => {
   const base = shipped.base;
 
-  it('[R-JS-1] mobile menu: toggles with aria-expanded, closes on Escape and on a link', async () => {
+  it('[R-JS-1] mobile menu: toggles with aria-expanded, closes on Escape and on a link', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/`);
@@ -58,7 +61,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-2][R-UI-5] gallery: arrows wrap both ways, thumbnails select, counter and keys follow, next 2 preloaded', async () => {
+  it('[R-JS-2][R-UI-5] gallery: arrows wrap both ways, thumbnails select, counter and keys follow, next 2 preloaded', async ({ expect }) => {
     const { context } = await newContext({ width: 1280 });
     const page = await context.newPage();
     await page.goto(`${base}/`);
@@ -88,7 +91,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-2] the next 2 slides are fetched ahead only once a carousel nears the screen, never for the hidden one', async () => {
+  it('[R-JS-2] the next 2 slides are fetched ahead only once a carousel nears the screen, never for the hidden one', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     const images: string[] = [];
@@ -112,7 +115,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-3][R-UI-6][R-UI-22] health dialog opens, toggles the medical details, and returns focus on close', async () => {
+  it('[R-JS-3][R-UI-6][R-UI-22] health dialog opens, toggles the medical details, and returns focus on close', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/`);
@@ -135,7 +138,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-4] the language switch is saved and only the root home honours it', async () => {
+  it('[R-JS-4] the language switch is saved and only the root home honours it', async ({ expect }) => {
     const { context } = await newContext({ width: 1280 });
     const page = await context.newPage();
     await page.goto(`${base}/rates`);
@@ -152,7 +155,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-BOOK-2] booking validation: required fields and the 3-hour rule with localised, accessible messages', async () => {
+  it('[R-BOOK-2] booking validation: required fields and the 3-hour rule with localised, accessible messages', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/es/booking`);
@@ -183,7 +186,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-BOOK-1][R-BOOK-3][R-BOOK-4][R-BOOK-5] a valid booking opens the exact wa.me URL in a new tab and shows the success message', async () => {
+  it('[R-BOOK-1][R-BOOK-3][R-BOOK-4][R-BOOK-5] a valid booking opens the exact wa.me URL in a new tab and shows the success message', async ({ expect }) => {
     const { context, external } = await newContext();
     const page = await context.newPage();
     const own: string[] = [];
@@ -240,7 +243,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-BOOK-6] the floating card and every WhatsApp link use the same builder; tel: stays in the tab', async () => {
+  it('[R-BOOK-6] the floating card and every WhatsApp link use the same builder; tel: stays in the tab', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/madrid-vip-escort`);
@@ -253,7 +256,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-PRIV-1] before a choice nothing but the language is stored and no analytics runs; Reject keeps it so', async () => {
+  it('[R-PRIV-1] before a choice nothing but the language is stored and no analytics runs; Reject keeps it so', async ({ expect }) => {
     const { context, external } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/s/eros-madrid?utm_source=eros&utm_campaign=x`);
@@ -280,7 +283,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-8][R-PRIV-1] after Accept, a /s/ page sets from_stealth and forwards with the query string', async () => {
+  it('[R-JS-8][R-PRIV-1] after Accept, a /s/ page sets from_stealth and forwards with the query string', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/about`);
@@ -305,7 +308,7 @@ describe.skipIf(!hasChrome)('client behaviour (consent mode on, as shipped)', ()
     await context.close();
   });
 
-  it('[R-JS-13][R-PRIV-3] the service worker serves the offline page and caches no visited page', async () => {
+  it('[R-JS-13][R-PRIV-3] the service worker serves the offline page and caches no visited page', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/es/rates`);
