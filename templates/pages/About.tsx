@@ -10,7 +10,7 @@ export function About({ ctx }: { ctx: PageContext }) {
     <main id="main" tabIndex={-1}>
       <div className="container about-head">
         <PageIntro title={t('about.title', { name: site.config.provider.name })} intro={t('about.intro')} />
-        {portrait && <Picture ctx={ctx} file={portrait.file} alt={t('gallery.portraitAlt')} priority className="about-portrait" sizes="(min-width: 900px) 30vw, 100vw" />}
+        {portrait && <Picture ctx={ctx} file={portrait.file} alt={t('gallery.portraitAlt')} priority className="about-portrait" sizes="(min-width: 900px) 30vw, (min-width: 640px) 40vw, 100vw" />}
       </div>
       {(['philosophy', 'services', 'clients'] as const).map((id) => (
         <Section key={id} id={id} title={t(`about.${id}.title`)}>

@@ -59,14 +59,14 @@ export function Blog({ ctx }: { ctx: PageContext }) {
         {list.pages > 1 && (
           <nav className="pagination" aria-label={t('blog.pagination.label')}>
             {list.page > 1 && (
-              <a href={listPagePath(list.first, list.page - 1)} rel="prev">
-                ← {t('blog.pagination.prev')}
+              <a href={listPagePath(list.first, list.page - 1)} rel="prev" className="link-back">
+                {t('blog.pagination.prev')}
               </a>
             )}
             <span aria-current="page">{t('blog.pagination.status', { n: list.page, total: list.pages })}</span>
             {list.page < list.pages && (
-              <a href={listPagePath(list.first, list.page + 1)} rel="next">
-                {t('blog.pagination.next')} →
+              <a href={listPagePath(list.first, list.page + 1)} rel="next" className="link-next">
+                {t('blog.pagination.next')}
               </a>
             )}
           </nav>

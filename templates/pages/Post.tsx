@@ -16,8 +16,8 @@ export function Post({ ctx }: { ctx: PageContext }) {
     <main id="main" tabIndex={-1}>
       <article className="container narrow post">
         <p>
-          <a href={ctx.blogLink()} className="text-link">
-            ← {t('blog.back')}
+          <a href={ctx.blogLink()} className="text-link link-back">
+            {t('blog.back')}
           </a>
         </p>
         <p className="kicker">

@@ -1,0 +1,278 @@
+/**
+ * Layout defects a design review found at tablet width (768 px), in every language of the shipped
+ * site, checked again at 390 and 1280 px so that the fixes do not move the defects there: quantities
+ * ("3 часа", "2 000 €") never break inside, a service card's price line never splits a price from
+ * its unit, the call to action's text, the venues, the footer's brand and the about page's portrait
+ * get room, and no card grid leaves one card alone in its last row. Icons are drawn, not arrow
+ * characters. Pages, languages, units and texts come from the content under test.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { browserOnSite, offlineContext, settled, urlOf } from '../helpers/serve.ts';
+import { shipped } from '../helpers/content.ts';
+import { shippedOut } from '../helpers/shared.ts';
+import { htmlFiles, read, ROOT } from '../helpers/site.ts';
+import { parseHtml } from '../helpers/dom.ts';
+
+const hasChrome = Boolean(chromePath());
+if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
+
+const c = shipped();
+const languages = c.languages;
+const url = (routePath: string, lang: string) => urlOf(c.file(routePath, lang));
+const TABLET = 768;
+const WIDTHS = [390, TABLET, 1280];
+
+/**
+ * The units the language writes after a number, read from its text table: the word after "#" in a
+ * plural branch ("{# часа}") and the word after the figure of a duration ("3–4 ч").
+ */
+function unitsOf(lang: string): string[] {
+  const texts = c.texts(lang);
+  const units = new Set<string>();
+  for (const [key, text] of Object.entries(texts)) {
+    for (const m of text.matchAll(/#[\s\u00a0]+([\p{L}'’]+)/gu)) units.add(m[1]!);
+    if (key.startsWith('duration.')) for (const m of text.matchAll(/\d[\s\u00a0]+([\p{L}]+)/gu)) units.add(m[1]!);
+  }
+  return [...units];
+}
+
+/**
+ * Every place in the page's main content where a number meets its unit (or a price its currency sign) and the two
+ * land on different lines: "3 | часа", "2 000 | €". Visually hidden text is skipped.
+ */
+async function brokenQuantities(page: Page, units: string[]): Promise<string[]> {
+  return page.evaluate((units) => {
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const unit = new RegExp(`\\d([\\s\\u00a0\\u202f]+)(?:${units.map(escape).join('|')}|€)(?![\\p{L}])|€([\\s\\u00a0\\u202f]+)\\d`, 'gu');
+    const top = (node: Text, i: number) => {
+      const r = document.createRange();
+      r.setStart(node, i);
+      r.setEnd(node, i + 1);
+      const rect = [...r.getClientRects()].find((x) => x.width > 0);
+      return rect ? Math.round(rect.top + rect.height / 2) : undefined;
+    };
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.querySelector('main') ?? document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      if (n.parentElement!.closest('.visually-hidden, [hidden], script, style')) continue;
+      for (const m of n.data.matchAll(unit)) {
+        const start = m.index!;
+        const end = start + m[0].length - 1;
+        const a = top(n, start);
+        const b = top(n, end);
+        if (a !== undefined && b !== undefined && Math.abs(a - b) > 4) out.push(`"${m[0]}" in "${n.data.trim().slice(0, 80)}"`);
+      }
+    }
+    return out;
+  }, units);
+}
+
+/** The lines an element's visible text takes, as text. */
+async function linesOf(page: Page, selector: string): Promise<string[][]> {
+  return page.locator(selector).evaluateAll((els) =>
+    els.map((el) => {
+      const lines = new Map<number, string>();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+        if (n.parentElement!.closest('.visually-hidden')) continue;
+        for (let i = 0; i < n.length; i++) {
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + 1);
+          const rect = [...r.getClientRects()].find((x) => x.width > 0);
+          if (!rect) continue;
+          const y = [...lines.keys()].find((k) => Math.abs(k - rect.top) < 6) ?? Math.round(rect.top);
+          lines.set(y, (lines.get(y) ?? '') + n.data[i]);
+        }
+      }
+      return [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text.replace(/[\s\u00a0]+/g, ' ').trim());
+    }),
+  );
+}
+
+/** Every card grid whose last row holds one card beside fuller rows, that card not spanning the row. */
+async function orphanRows(page: Page): Promise<string[]> {
+  return page.locator('main ul.cards').evaluateAll((grids) =>
+    grids.flatMap((grid) => {
+      const width = grid.getBoundingClientRect().width;
+      const cards = [...grid.children].map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0);
+      const rows = new Map<number, DOMRect[]>();
+      for (const r of cards) rows.set(Math.round(r.top), [...(rows.get(Math.round(r.top)) ?? []), r]);
+      const counts = [...rows.values()];
+      const widest = Math.max(...counts.map((row) => row.length));
+      return counts
+        .filter((row) => widest > 1 && row.length === 1 && row[0]!.width < width - 2)
+        .map((row) => `${grid.className}: a card alone in a row (${Math.round(row[0]!.width)} of ${Math.round(width)} px; rows of ${counts.map((r) => r.length).join(', ')})`);
+    }),
+  );
+}
+
+describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 1280 px no worse', () => {
+  const env = browserOnSite();
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    context = await offlineContext(env.browser, { width: TABLET, height: 1024, consentDeclined: `${c.site.storageKey}.consent` });
+    page = await context.newPage();
+  });
+  afterAll(() => context?.close());
+
+  const open = async (routePath: string, lang: string, width: number) => {
+    await page.setViewportSize({ width, height: 1024 });
+    await page.goto(`${env.base}${url(routePath, lang)}`);
+    await settled(page);
+  };
+
+  // Where quantities and prices show, in two groups (each language's nine pages at four widths took
+  // up to 9 s on a busy machine): home, rates, booking, contact; about, the service and city pages.
+  const quantityPages = [
+    ['/', ...['rates', 'booking', 'contact'].map((id) => c.pagePath(id))],
+    [...['about', 'dinner-date', 'travel-companion'].map((id) => c.pagePath(id)), ...c.cities.map((city: { path: string }) => city.path)],
+  ];
+  const quantityCases = languages.flatMap((lang: string) => quantityPages.map((pages) => ({ lang, pages, where: pages.join(' ') })));
+
+  it.each(quantityCases)('[R-VIS-1][R-UI-20] $lang, $where: no number is parted from its unit, nor a price from its currency sign, at 320, 390, 768 and 1280 px', async ({ lang, pages }) => {
+    const units = unitsOf(lang);
+    expect(units.length, `${lang}: units read from the text table`).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const routePath of pages) {
+      await open(routePath, lang, TABLET);
+      for (const width of [320, ...WIDTHS]) {
+        await page.setViewportSize({ width, height: 1024 });
+        for (const p of await brokenQuantities(page, units)) problems.push(`${lang} ${routePath} at ${width} px: ${p}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  // The amount keeps its line; the duration (its unit) is whole on one line; the line with the
+  // amount never ends with a "·" whose continuation went to the next line ("€2,000 · On request · / per day").
+  it.each(languages)('[R-UI-4][R-BRAND-2] %s: a service card\'s and a service page\'s price line never splits a price from its unit, at 320, 390, 768 and 1280 px', async (lang) => {
+    const problems: string[] = [];
+    const tierOf = (id: string) => c.rates.tiers.find((t: { id: string }) => t.id === id);
+    const cardPages = [
+      { routePath: '/', cards: c.services.cards },
+      ...c.services.cards.filter((card: { page?: string }) => card.page).map((card: { page: string }) => ({ routePath: c.pagePath(card.page), cards: [card] })),
+    ];
+    for (const { routePath, cards } of cardPages) {
+      const durations = cards.map((card: { tier: string }) => c.texts(lang)[`duration.${tierOf(card.tier).duration}`]!.replace(/\u00a0/g, ' '));
+      await open(routePath, lang, TABLET);
+      for (const width of [320, ...WIDTHS]) {
+        await page.setViewportSize({ width, height: 1024 });
+        const amounts = await linesOf(page, 'main .price-line .price-amount');
+        const lines = await linesOf(page, 'main .price-line');
+        expect(lines.length, `${routePath}: one price line a card`).toBe(cards.length);
+        const at = `${routePath} at ${width} px`;
+        amounts.forEach((a) => a.length !== 1 && problems.push(`${at}: the amount takes ${a.length} lines: ${JSON.stringify(a)}`));
+        lines.forEach((l, i) => {
+          if (/·$/.test(l[0]!) || l.some((line) => /^·/.test(line))) problems.push(`${at}: ${JSON.stringify(l)}`);
+          if (!l.some((line) => line.includes(durations[i]!))) problems.push(`${at}: "${durations[i]}" is split: ${JSON.stringify(l)}`);
+        });
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('[R-UI-8][R-VIS-1] at 768 px the call to action\'s text takes most of the card\'s width, not a thin column beside the buttons', async () => {
+    const problems: string[] = [];
+    for (const lang of languages) {
+      await open('/', lang, TABLET);
+      const { card, text } = await page.locator('[data-cta]').evaluate((el) => ({
+        card: el.getBoundingClientRect().width,
+        text: Math.max(...[...el.querySelectorAll('.cta-primary, .cta-secondary')].map((p) => p.getBoundingClientRect().width)),
+      }));
+      if (text < card * 0.6) problems.push(`${lang}: text ${Math.round(text)} px wide in a ${Math.round(card)} px card`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each(languages)('[R-UI-7][R-VIS-1] %s: venues: each card has room at 768 px, and an e-mail address stays whole on one line at 390, 768 and 1280 px', async (lang) => {
+    const problems: string[] = [];
+    for (const routePath of ['/', c.pagePath('contact')]) {
+      await open(routePath, lang, TABLET);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 1024 });
+        const emails = await linesOf(page, 'main .venue a[href^="mailto:"]');
+        for (const e of emails) if (e.length !== 1) problems.push(`${routePath} at ${width} px: the e-mail breaks: ${JSON.stringify(e)}`);
+        if (width !== TABLET) continue;
+        const widths = await page.locator('main .venue').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+        expect(widths.length).toBe(c.venues.length);
+        // 20rem: a card as wide as a phone's, no narrower (three columns left 225 px).
+        for (const w of widths) if (w < 320) problems.push(`${routePath}: a venue card ${Math.round(w)} px wide at 768 px`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  // One test per language: each loads six pages at three widths (all languages at once took 13 s).
+  it.each(languages)('[R-UI-4][R-UI-7][R-UI-15] %s: no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px', async (lang) => {
+    const problems: string[] = [];
+    const pages = ['/', c.pagePath('contact'), c.blog.path, ...c.cities.map((city: { path: string }) => city.path)];
+    for (const routePath of pages) {
+      await open(routePath, lang, TABLET);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 1024 });
+        for (const p of await orphanRows(page)) problems.push(`${routePath} at ${width} px: ${p}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('[R-UI-9] the about page\'s portrait is at most 60 % of a 768 x 1024 screen\'s height, and no taller at 1280 px', async () => {
+    const problems: string[] = [];
+    for (const lang of languages) {
+      await open(c.pagePath('about'), lang, TABLET);
+      for (const width of [TABLET, 1280]) {
+        await page.setViewportSize({ width, height: 1024 });
+        const h = await page.locator('main .about-portrait img').evaluate((img) => img.getBoundingClientRect().height);
+        if (h > 1024 * 0.6) problems.push(`${lang} at ${width} px: the portrait is ${Math.round(h)} px tall`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('[R-UI-16] at 768 px the footer\'s brand column takes at least half of the footer\'s width', async () => {
+    const problems: string[] = [];
+    for (const lang of languages) {
+      await open('/', lang, TABLET);
+      const { grid, brand } = await page.locator('.footer-grid').evaluate((el) => ({ grid: el.getBoundingClientRect().width, brand: el.firstElementChild!.getBoundingClientRect().width }));
+      if (brand < grid / 2) problems.push(`${lang}: brand column ${Math.round(brand)} of ${Math.round(grid)} px`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('[R-BRAND-1] icons are drawn (CSS or SVG), never arrow characters', () => {
+  const ARROWS = /[←→↑↓↖↗↘↙⇐⇒⟵⟶›‹➔➜]/u;
+
+  it('no page of the shipped build shows an arrow character as text', () => {
+    const out = shippedOut();
+    const found: string[] = [];
+    for (const f of htmlFiles(out)) {
+      const body = parseHtml(read(out, f)).querySelector('body');
+      if (!body) continue;
+      for (const el of body.querySelectorAll('script, style, template')) el.remove();
+      const text = body.textContent ?? '';
+      const m = ARROWS.exec(text);
+      if (m) found.push(`${f}: "${text.slice(Math.max(0, m.index - 20), m.index + 20).trim()}"`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('no template writes an arrow character (pagination, back links) outside comments', () => {
+    const found: string[] = [];
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.tsx') ? [path.join(dir, e.name)] : []));
+    for (const file of walk(path.join(ROOT, 'templates')))
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const code = line.replace(/\/\/.*$|\/\*.*?\*\/|^\s*\*.*$/g, '');
+          if (ARROWS.test(code)) found.push(`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+        });
+    expect(found).toEqual([]);
+  });
+});
