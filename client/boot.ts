@@ -19,7 +19,6 @@
  * Written for size, it repeats those modules' rules; tests/e2e/boot.test.ts holds them equal.
  * Without JavaScript none of this runs and the pages work as served.
  */
-import type { ClientData } from '../templates/client-data.ts';
 
 /**
  * The settings, as the element's data attributes (templates/Document.tsx): `k` the storage key
@@ -39,17 +38,19 @@ try {
   const visit = session.getItem(s.k + '.visit');
   const hour = new Date().getHours();
   const at = location;
-  if (lang && s.h?.split(' ').includes(lang)) (main = ''), at.replace(s.b + '/' + lang + at.search + at.hash);
+  if (lang && (s.h || '').split(' ').includes(lang)) (main = ''), at.replace(s.b + '/' + lang + at.search + at.hash);
   else {
     const variant = (root.dataset.variant = granted && (visit ? visit == 'return' : get('returning') == 'true') ? 'premium_service' : hour > 19 || hour < 7 ? 'personal_connection' : s.v!);
     if (!granted && consent != 'denied') root.dataset.consentShown = '';
     if (session.getItem(s.k + '.ctaDismissed')) root.dataset.ctaOff = '';
     if (variant != s.v)
       doc.addEventListener('DOMContentLoaded', () => {
-        const d: ClientData = JSON.parse(doc.getElementById('site-data')!.textContent!);
+        const d = JSON.parse(doc.getElementById('site-data')!.textContent!) as { cta: { variants: Record<string, string>[] } };
         const v = d.cta.variants.find((x) => x.id == variant)!;
-        for (const f of ['icon', 'primary', 'secondary', 'urgency'] as const) for (const el of doc.querySelectorAll(`[data-cta-${f}]`)) el.textContent = v[f];
+        // Not the icon: the stylesheet never shows it (main.ts sets it with the rest).
+        for (const f of ['primary', 'secondary', 'urgency']) for (const el of doc.querySelectorAll(`[data-cta-${f}]`)) el.textContent = v[f]!;
       });
   }
 } catch {}
-addEventListener('load', () => requestAnimationFrame(() => setTimeout(() => main && doc.head.append(Object.assign(doc.createElement('script'), { src: main })))));
+// If the script cannot load (offline, blocked), the banner it would answer goes too.
+addEventListener('load', () => requestAnimationFrame(() => setTimeout(() => main && doc.head.append(Object.assign(doc.createElement('script'), { src: main, onerror: () => delete root.dataset.consentShown })))));

@@ -116,4 +116,19 @@ describe.skipIf(!hasChrome)('[R-VIS-8] the pre-paint boot', () => {
     expect(requests.filter((p) => p.startsWith('/assets/main')).length).toBe(1);
     await context.close();
   });
+
+  it('when the script cannot load (offline, blocked), the consent banner it would answer is not left on screen', async () => {
+    const context = await offlineContext(env.browser);
+    await context.route(/\/assets\/main\.[0-9a-f]+\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.addInitScript(() => document.addEventListener('DOMContentLoaded', () => ((window as unknown as { atParsed: string }).atParsed = getComputedStyle(document.querySelector('[data-consent]')!).display)));
+    await page.goto(`${env.base}/`);
+    expect(await page.evaluate(() => (window as unknown as { atParsed: string }).atParsed), 'shown once parsed').toBe('block');
+    await page.waitForFunction(() => !('consentShown' in document.documentElement.dataset), undefined, { timeout: 10_000 });
+    expect(await page.locator('[data-consent]').isVisible()).toBe(false);
+    // The call bar is back at the bottom of the screen.
+    const bar = (await page.locator('[data-cta-bar]').boundingBox())!;
+    expect(bar.y + bar.height).toBeCloseTo(844, 0);
+    await context.close();
+  });
 });
