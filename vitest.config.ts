@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/setup/sequencer.ts';
 
 /**
  * Four tiers, each runnable alone (`npx vitest run --project unit`); `npm test` runs them all.
@@ -20,8 +21,9 @@ export default defineConfig({
     // slower. The 10 s budget per test is measured and reported (tests/setup/timing-reporter.ts).
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Two cores: two test files at a time.
+    // Two cores: two test files at a time, the longest first across the tiers (tests/setup/sequencer.ts).
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     // The default report, then the longest test, collection and hooks (the 10 s budget).
     reporters: ['default', './tests/setup/timing-reporter.ts'],
     // React (templates rendered in-process by fixture builds) in its production build, as the CLI runs it.
