@@ -625,10 +625,12 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   const offlineRoutes = routes.routes.filter((route) => route.kind === 'offline');
   const offline = Object.fromEntries(offlineRoutes.map((route) => [route.lang === site.defaultLanguage ? '' : route.lang, at(route.path)]));
   const precache = [assets.js, ...Object.values(assets.files ?? {}), assets.icon, ...Object.values(offline)];
-  // The offline pages are cached under fixed names: their bytes (rendering is pure, so these are the
-  // bytes written) go into the worker's version, or a changed phone number would never reach the cache.
-  const offlineEnv = renderEnv(site, routes, assets, templates, createTally());
-  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineRoutes.map((route) => renderRoute(route, offlineEnv)));
+  // The offline pages are cached under fixed names: their bytes go into the worker's version, or a
+  // changed phone number would never reach the cache. The writer has them when they were rendered
+  // or kept (a watch rebuild); else they are rendered here (rendering is pure: the bytes written).
+  let offlineEnv: ReturnType<typeof renderEnv> | undefined;
+  const offlineBytes = offlineRoutes.map((route) => writer.contentOf?.(route.file) ?? renderRoute(route, (offlineEnv ??= renderEnv(site, routes, assets, templates, createTally()))));
+  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineBytes);
   // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {

@@ -70,7 +70,7 @@ async function bundleOne(entry: string, options: BuildOptions, label: string): P
  * everything it caches: the hashed names stand for their own bytes, `cachedBytes` are the files cached
  * under fixed names (the offline pages). Unrelated pages do not change it.
  */
-export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>, cachedBytes: readonly Uint8Array[]): Promise<OutputFile> {
+export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>, cachedBytes: readonly (string | Uint8Array)[]): Promise<OutputFile> {
   const version = createHash('sha256').update(JSON.stringify([precache, offline]));
   for (const bytes of cachedBytes) version.update(contentHash(bytes));
   const cache = `site-${version.digest('hex').slice(0, 10)}`;

@@ -43,6 +43,28 @@ export interface MessageCheckInput {
   unavailable?: ReadonlySet<string>;
 }
 
+/**
+ * Parsed messages by source, errors included: each message is parsed once per check (the default
+ * language's arguments are read first), and a watch session's rebuilds parse only what changed.
+ * Bounded: dropped whole past MAX_PARSED (a site has a few thousand messages).
+ */
+const parsed = new Map<string, MessageFormatElement[] | Error>();
+const MAX_PARSED = 20_000;
+function parseMessage(source: string): MessageFormatElement[] {
+  let hit = parsed.get(source);
+  if (hit === undefined) {
+    try {
+      hit = parse(source, PARSE_OPTIONS);
+    } catch (e) {
+      hit = e as Error;
+    }
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(source, hit);
+  }
+  if (hit instanceof Error) throw hit;
+  return hit;
+}
+
 /** Check every message of every language; errors go to `diags`. */
 export function checkMessages(input: MessageCheckInput, diags: Diagnostics): void {
   const { texts, files, defaultLanguage, facts } = input;
@@ -61,7 +83,7 @@ export function checkMessages(input: MessageCheckInput, diags: Diagnostics): voi
       }
       const { source, refs } = translateReferences(raw);
       try {
-        out.set(key, new Set([...argumentNames(parse(source, PARSE_OPTIONS))].filter((n) => !refs.has(n))));
+        out.set(key, new Set([...argumentNames(parseMessage(source))].filter((n) => !refs.has(n))));
       } catch {
         // reported below
       }
@@ -95,7 +117,7 @@ export function checkMessages(input: MessageCheckInput, diags: Diagnostics): voi
         const translated = translateReferences(raw);
         refs = translated.refs;
         try {
-          ast = parse(translated.source, PARSE_OPTIONS);
+          ast = parseMessage(translated.source);
         } catch (e) {
           const kind = (e as Error).message;
           const at = (e as { location?: { start: { offset: number } } }).location?.start.offset;

@@ -2,7 +2,7 @@
  * Stage "write": output goes to a new versioned folder beside the target and is published only
  * when the whole build succeeded, so a failed or interrupted build leaves the last good `dist/`.
  */
-import { mkdirSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
@@ -16,6 +16,11 @@ export interface Writer {
   commit(): Promise<void>;
   /** Drop everything written (the previous output stays). */
   abort(): Promise<void>;
+  /**
+   * The bytes this build has for `file` (written now, or kept from the last build), when the
+   * writer knows them without rendering again; undefined otherwise.
+   */
+  contentOf?(file: string): string | Uint8Array | undefined;
   readonly files: number;
   readonly bytes: number;
 }
@@ -221,6 +226,12 @@ export class IncrementalWriter implements Writer {
   async abort(): Promise<void> {
     this.pending = new Map();
   }
+
+  contentOf(file: string): string | Uint8Array | undefined {
+    const now = this.pending.get(file);
+    if (now !== undefined || !this.keep.has(file) || !this.hashes.has(file)) return now;
+    return readFileSync(path.join(this.outDir, file));
+  }
 }
 
 /**
@@ -243,6 +254,10 @@ export class MemoryWriter implements Writer {
   }
 
   async commit(): Promise<void> {}
+
+  contentOf(file: string): string | Uint8Array | undefined {
+    return this.output.get(file);
+  }
 
   async abort(): Promise<void> {
     this.output.clear();

@@ -93,8 +93,25 @@ export function renderEnv(
     onMissingText: (lang, key) => (tally.missing.get(lang) ?? tally.missing.set(lang, new Set()).get(lang)!).add(key),
     reads: { posts: false },
     // Links and images are resolved here, not in the markdown helper: they need the routes and images.
-    postHtml: (post) => finishPostHtml(helper?.take(post.file) ?? markdown(body(post)), post, site, routes, assets.image),
+    postHtml: (post) => finishPostHtml(helper?.take(post.file) ?? recentMarkdown(body(post), markdown), post, site, routes, assets.image),
   };
+}
+
+/**
+ * The HTML of the last few post bodies rendered on this thread, by their text: a watch session
+ * that re-renders a post whose front matter changed does not run markdown again (one-shot builds
+ * render each body once; the bound keeps their memory flat).
+ */
+const recent = new Map<string, string>();
+const RECENT_BODIES = 64;
+function recentMarkdown(source: string, markdown: (source: string) => string): string {
+  let html = recent.get(source);
+  if (html === undefined) {
+    html = markdown(source);
+    if (recent.size >= RECENT_BODIES) recent.delete(recent.keys().next().value!);
+    recent.set(source, html);
+  }
+  return html;
 }
 
 /**

@@ -3,8 +3,10 @@ import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { copyContent, edit, htmlFiles, read, SHIPPED_CONTENT, type Out } from '../helpers/site.ts';
+import { copyContent, edit, EPOCH, htmlFiles, read, SHIPPED_CONTENT, tmpDir, type Out } from '../helpers/site.ts';
 import { renderSite } from '../helpers/render.ts';
+import { buildDate, resolveConfig } from '../../src/config.ts';
+import { WatchSession } from '../../src/watch/session.ts';
 
 const site = load(readFileSync(path.join(SHIPPED_CONTENT, 'site.yaml'), 'utf8')) as { contact: { phone: string }; defaultLanguage: string };
 /** A phone number that differs from the shipped one in its last digit. */
@@ -40,4 +42,29 @@ describe('[R-VIS-5] service worker version', () => {
     expect(htmlFiles(c.out).filter((f) => read(c.out, f).includes(sentence))).toHaveLength(1);
     expect(sw(c.out)).toBe(sw(base));
   });
+
+  it('[R-VIS-5] watch: the worker follows the offline page it kept or rendered again (its bytes come from the writer, not a second render)', async () => {
+    const content = copyContent(SHIPPED_CONTENT);
+    const outDir = path.join(tmpDir('site-watch-sw-'), 'dev');
+    const session = new WatchSession({ ...resolveConfig({ content, out: outDir, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    const worker = () => readFileSync(path.join(outDir, 'sw.js'), 'utf8');
+    expect((await session.rebuild([])).ok).toBe(true);
+    const first = worker();
+    // A post edit keeps the offline pages (not rendered again): the worker stays as it is.
+    const slug = readdirSync(path.join(content, 'blog')).sort()[0]!;
+    const post = path.join(content, 'blog', slug, `${site.defaultLanguage}.md`);
+    appendFileSync(post, '\n\nA sentence added in watch.\n');
+    const kept = await session.rebuild([post]);
+    expect(kept.ok, kept.error).toBe(true);
+    expect(kept.changed).not.toContain('offline.html');
+    expect(worker()).toBe(first);
+    // The phone is on the offline pages: they are rendered again and the worker's version changes.
+    edit(content, 'site.yaml', `phone: "${site.contact.phone}"`, `phone: "${otherPhone}"`);
+    const phone = await session.rebuild([path.join(content, 'site.yaml')]);
+    expect(phone.ok, phone.error).toBe(true);
+    expect(worker()).not.toBe(first);
+    // The same bytes a cold build of that content makes.
+    const cold = await renderSite(content);
+    expect(worker()).toBe(sw(cold.out));
+  }, 120_000);
 });
