@@ -50,6 +50,8 @@ try {
     await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, body: '' }));
     const page = await context.newPage();
     await page.goto(`${base}/`);
+    // The script that answers the banner loads after the load event (client/boot.ts): wait for it.
+    await page.waitForFunction(() => performance.getEntriesByName('site:ready').length > 0, undefined, { timeout: 15_000 }).catch(() => {});
     await page.locator('[data-consent] button').last().click().catch(() => {});
     for (const lang of langs) {
       for (const [type, p] of Object.entries(TYPES)) {
