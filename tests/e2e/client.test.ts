@@ -129,7 +129,7 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     expect(await page.locator('#health-details').isVisible()).toBe(false);
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(await page.locator('#health-details').innerText()).toMatch(/every 3 months/);
+    expect(await page.locator('#health-details').innerText()).toMatch(/every 3\s+months/);
     await toggle.click();
     expect(await page.locator('#health-details').isVisible()).toBe(false);
     await page.keyboard.press('Escape');
