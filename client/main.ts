@@ -37,22 +37,26 @@ function readData(): PageClientData | undefined {
  * paused (a background tab). What the first paint shows is settled before; the rest of the
  * start-up then runs in its own task instead of holding up that paint.
  */
-function afterFirstPaint(fn: () => void): void {
+function afterFirstPaint(fn: () => void | Promise<void>): void {
   let done = false;
   const once = () => {
     if (done) return;
     done = true;
-    fn();
+    void fn();
   };
   requestAnimationFrame(() => setTimeout(once, 0));
   setTimeout(once, 100);
 }
 
+/** Yield to the browser: what follows runs in a task of its own. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 function run(page: PageClientData, shared: SharedClientData | undefined): void {
   const data: ClientData = { ...page, ...(shared ?? { messages: undefined!, tracking: { directorySources: [], referrers: {}, attributionDays: 0 } }) };
   const k = storageKeys(data.storageKey);
-  // Before the first paint: the saved-language redirect, the consent banner and the
-  // call-to-action variant, all visible at once.
+  // What the pre-paint boot (boot.ts) already painted, taken over: the saved-language redirect, the
+  // consent banner and the call-to-action variant (only a visit whose source asks for direct_action
+  // changes here).
   initLanguage(local, k.lang, data.languages, data.defaultLanguage, data.base);
   const tracker = createTracker();
   let consent: ConsentState = readConsent(data.consentMode, local, k.consent);
@@ -88,8 +92,9 @@ function run(page: PageClientData, shared: SharedClientData | undefined): void {
   // Last: the banner is placed above the call bar, as the bar now is.
   showConsentBanner(consent);
 
-  // After the first paint: everything that only reacts to the visitor or reports.
-  afterFirstPaint(() => {
+  // After the first paint: everything that only reacts to the visitor or reports, in three tasks,
+  // so no one task is long (TBT, R-VIS-8: a task's time over 50 ms counts, x4 on a throttled phone).
+  afterFirstPaint(async () => {
     initMenu();
     initScrollButtons();
     initDialogs();
@@ -99,6 +104,7 @@ function run(page: PageClientData, shared: SharedClientData | undefined): void {
       initCarousel(c, (n, total) => template.replace('{n}', String(n)).replace('{total}', String(total)));
     }
     watchEngagement(window, () => showCtaLine('[data-cta-urgency]'), () => showCtaLine('[data-cta-valued]'));
+    await nextTask();
 
     const ref = () => (consent === 'granted' && attribution ? reference(attribution.last) : reference(touch));
 
@@ -116,6 +122,7 @@ function run(page: PageClientData, shared: SharedClientData | undefined): void {
       a.addEventListener('click', () => tracker.track('contact_click', { channel: 'phone', place: a.dataset.call ?? 'link' }));
     }
     if (shared) initBooking({ data, variant: () => variant, reference: ref, onSubmit: () => tracker.track('booking_submit', { variant, city: data.page.city }) });
+    await nextTask();
 
     // Events: queued until consent allows sending.
     const isDirectory = Boolean(utmSource && data.tracking.directorySources.includes(nameHash(utmSource)));

@@ -131,4 +131,25 @@ describe.skipIf(!hasChrome)('[R-VIS-8] the pre-paint boot', () => {
     expect(bar.y + bar.height).toBeCloseTo(844, 0);
     await context.close();
   });
+
+  it('a banner painted half-parsed would grow upwards (a layout shift): it shows only once parsed to its last button', async () => {
+    const context = await offlineContext(env.browser, { width: 412, height: 823 });
+    const page = await context.newPage();
+    await page.goto(`${env.base}/about`);
+    await settled(page);
+    // The boot's flag as on a first visit, the banner still hidden by its attribute (before main.js),
+    // and the banner as the parser leaves it before its last button arrives.
+    const display = await page.evaluate(() => {
+      const banner = document.querySelector<HTMLElement>('[data-consent]')!;
+      document.documentElement.dataset.consentShown = '';
+      banner.hidden = true;
+      const whole = getComputedStyle(banner).display;
+      const last = banner.querySelector('.consent-actions > :last-child')!;
+      last.remove();
+      const half = getComputedStyle(banner).display;
+      return { whole, half };
+    });
+    expect(display).toEqual({ whole: 'block', half: 'none' });
+    await context.close();
+  });
 });
