@@ -112,7 +112,7 @@ function Boot({ ctx }: { ctx: PageContext }) {
   return (
     <script
       data-main={assets.js}
-      data-k={site.config.storageKey}
+      data-k={`${site.config.storageKey}.`}
       data-c={site.config.features.consent ? '' : undefined}
       data-v={site.data.cta.defaultVariant}
       data-b={basePath(site.config.baseUrl)}
