@@ -111,47 +111,48 @@ async function orphanRows(page: Page): Promise<string[]> {
   );
 }
 
-describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 1280 px no worse', () => {
+// The tests run side by side, each in a tab of its own (they mostly wait on the browser).
+describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 390 and 1280 px no worse', () => {
   const env = browserOnSite();
   let context: BrowserContext;
-  let page: Page;
   beforeAll(async () => {
     context = await offlineContext(env.browser, { width: TABLET, height: 1024, consentDeclined: `${c.site.storageKey}.consent` });
-    page = await context.newPage();
   });
   afterAll(() => context?.close());
 
-  const open = async (routePath: string, lang: string, width: number) => {
+  const open = async (page: Page, routePath: string, lang: string, width: number) => {
     await page.setViewportSize({ width, height: 1024 });
     await page.goto(`${env.base}${url(routePath, lang)}`);
     await settled(page);
   };
 
-  // Where quantities and prices show, in two groups (each language's nine pages at four widths took
-  // up to 9 s on a busy machine): home, rates, booking, contact; about, the service and city pages.
-  const quantityPages = [
-    ['/', ...['rates', 'booking', 'contact'].map((id) => c.pagePath(id))],
-    [...['about', 'dinner-date', 'travel-companion'].map((id) => c.pagePath(id)), ...c.cities.map((city: { path: string }) => city.path)],
-  ];
+  // Where quantities and prices show, two pages a test (the tests run side by side, so a test's
+  // time is its share of the machine: larger groups took over 10 s): home, rates, booking, contact,
+  // about, the service and city pages.
+  const quantityRoutes = ['/', ...['rates', 'booking', 'contact', 'about', 'dinner-date', 'travel-companion'].map((id) => c.pagePath(id)), ...c.cities.map((city: { path: string }) => city.path)];
+  const quantityPages = Array.from({ length: Math.ceil(quantityRoutes.length / 2) }, (_, i) => quantityRoutes.slice(i * 2, i * 2 + 2));
   const quantityCases = languages.flatMap((lang: string) => quantityPages.map((pages) => ({ lang, pages, where: pages.join(' ') })));
 
-  it.each(quantityCases)('[R-VIS-1][R-UI-20] $lang, $where: no number is parted from its unit, nor a price from its currency sign, at 320, 390, 768 and 1280 px', async ({ lang, pages }) => {
+  it.for(quantityCases)('[R-VIS-1][R-UI-20] $lang, $where: no number is parted from its unit, nor a price from its currency sign, at 320, 390, 768 and 1280 px', async ({ lang, pages }, { expect }) => {
+    const page = await context.newPage();
     const units = unitsOf(lang);
     expect(units.length, `${lang}: units read from the text table`).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const routePath of pages) {
-      await open(routePath, lang, TABLET);
+      await open(page, routePath, lang, TABLET);
       for (const width of [320, ...WIDTHS]) {
         await page.setViewportSize({ width, height: 1024 });
         for (const p of await brokenQuantities(page, units)) problems.push(`${lang} ${routePath} at ${width} px: ${p}`);
       }
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 
   // The amount keeps its line; the duration (its unit) is whole on one line; the line with the
   // amount never ends with a "·" whose continuation went to the next line ("€2,000 · On request · / per day").
-  it.each(languages)('[R-UI-4][R-BRAND-2] %s: a service card\'s and a service page\'s price line never splits a price from its unit, at 320, 390, 768 and 1280 px', async (lang) => {
+  it.for(languages)('[R-UI-4][R-BRAND-2] %s: a service card\'s and a service page\'s price line never splits a price from its unit, at 320, 390, 768 and 1280 px', async (lang, { expect }) => {
+    const page = await context.newPage();
     const problems: string[] = [];
     const tierOf = (id: string) => c.rates.tiers.find((t: { id: string }) => t.id === id);
     const cardPages = [
@@ -160,7 +161,7 @@ describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 128
     ];
     for (const { routePath, cards } of cardPages) {
       const durations = cards.map((card: { tier: string }) => c.texts(lang)[`duration.${tierOf(card.tier).duration}`]!.replace(/\u00a0/g, ' '));
-      await open(routePath, lang, TABLET);
+      await open(page, routePath, lang, TABLET);
       for (const width of [320, ...WIDTHS]) {
         await page.setViewportSize({ width, height: 1024 });
         const amounts = await linesOf(page, 'main .price-line .price-amount');
@@ -175,12 +176,14 @@ describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 128
       }
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 
-  it('[R-UI-8][R-VIS-1] at 768 px the call to action\'s text takes most of the card\'s width, not a thin column beside the buttons', async () => {
+  it('[R-UI-8][R-VIS-1] at 768 px the call to action\'s text takes most of the card\'s width, not a thin column beside the buttons', async ({ expect }) => {
+    const page = await context.newPage();
     const problems: string[] = [];
     for (const lang of languages) {
-      await open('/', lang, TABLET);
+      await open(page, '/', lang, TABLET);
       const { card, text } = await page.locator('[data-cta]').evaluate((el) => ({
         card: el.getBoundingClientRect().width,
         text: Math.max(...[...el.querySelectorAll('.cta-primary, .cta-secondary')].map((p) => p.getBoundingClientRect().width)),
@@ -188,12 +191,14 @@ describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 128
       if (text < card * 0.6) problems.push(`${lang}: text ${Math.round(text)} px wide in a ${Math.round(card)} px card`);
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 
-  it.each(languages)('[R-UI-7][R-VIS-1] %s: venues: each card has room at 768 px, and an e-mail address stays whole on one line at 390, 768 and 1280 px', async (lang) => {
+  it.for(languages)('[R-UI-7][R-VIS-1] %s: venues: each card has room at 768 px, and an e-mail address stays whole on one line at 390, 768 and 1280 px', async (lang, { expect }) => {
+    const page = await context.newPage();
     const problems: string[] = [];
     for (const routePath of ['/', c.pagePath('contact')]) {
-      await open(routePath, lang, TABLET);
+      await open(page, routePath, lang, TABLET);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 1024 });
         const emails = await linesOf(page, 'main .venue a[href^="mailto:"]');
@@ -206,26 +211,30 @@ describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 128
       }
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 
   // One test per language: each loads six pages at three widths (all languages at once took 13 s).
-  it.each(languages)('[R-UI-4][R-UI-7][R-UI-15] %s: no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px', async (lang) => {
+  it.for(languages)('[R-UI-4][R-UI-7][R-UI-15] %s: no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px', async (lang, { expect }) => {
+    const page = await context.newPage();
     const problems: string[] = [];
     const pages = ['/', c.pagePath('contact'), c.blog.path, ...c.cities.map((city: { path: string }) => city.path)];
     for (const routePath of pages) {
-      await open(routePath, lang, TABLET);
+      await open(page, routePath, lang, TABLET);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 1024 });
         for (const p of await orphanRows(page)) problems.push(`${routePath} at ${width} px: ${p}`);
       }
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 
-  it('[R-UI-9] the about page\'s portrait is at most 60 % of a 768 x 1024 screen\'s height, and no taller at 1280 px', async () => {
+  it('[R-UI-9] the about page\'s portrait is at most 60 % of a 768 x 1024 screen\'s height, and no taller at 1280 px', async ({ expect }) => {
+    const page = await context.newPage();
     const problems: string[] = [];
     for (const lang of languages) {
-      await open(c.pagePath('about'), lang, TABLET);
+      await open(page, c.pagePath('about'), lang, TABLET);
       for (const width of [TABLET, 1280]) {
         await page.setViewportSize({ width, height: 1024 });
         const h = await page.locator('main .about-portrait img').evaluate((img) => img.getBoundingClientRect().height);
@@ -233,16 +242,19 @@ describe.skipIf(!hasChrome)('tablet layout (768 px), every language; 390 and 128
       }
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 
-  it('[R-UI-16] at 768 px the footer\'s brand column takes at least half of the footer\'s width', async () => {
+  it('[R-UI-16] at 768 px the footer\'s brand column takes at least half of the footer\'s width', async ({ expect }) => {
+    const page = await context.newPage();
     const problems: string[] = [];
     for (const lang of languages) {
-      await open('/', lang, TABLET);
+      await open(page, '/', lang, TABLET);
       const { grid, brand } = await page.locator('.footer-grid').evaluate((el) => ({ grid: el.getBoundingClientRect().width, brand: el.firstElementChild!.getBoundingClientRect().width }));
       if (brand < grid / 2) problems.push(`${lang}: brand column ${Math.round(brand)} of ${Math.round(grid)} px`);
     }
     expect(problems).toEqual([]);
+    await page.close();
   });
 });
 
