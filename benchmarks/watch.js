@@ -41,6 +41,8 @@ await new Promise((resolve) =>
 );
 const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The 95th percentile (nearest rank). */
+const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1];
 
 const post = path.join(dir, 'content/blog/monaco-grand-prix/en.md');
 const template = path.join(dir, 'templates/pages/NotFound.tsx');
@@ -78,8 +80,8 @@ await new Promise((r) => child.once('exit', r));
 rmSync(dir, { recursive: true, force: true });
 
 console.log(`site watch on the shipped site (${totalEdits} edits)`);
-console.log(`  content edit → reload   median ${median(content).toFixed(0)} ms (min ${Math.min(...content).toFixed(0)}, max ${Math.max(...content).toFixed(0)}; target 100 ms)`);
-console.log(`  template edit → reload  median ${median(templates).toFixed(0)} ms (min ${Math.min(...templates).toFixed(0)}, max ${Math.max(...templates).toFixed(0)}; target 300 ms)`);
+console.log(`  content edit → reload   median ${median(content).toFixed(0)} ms, p95 ${p95(content).toFixed(0)} (min ${Math.min(...content).toFixed(0)}, max ${Math.max(...content).toFixed(0)}; target median 50 ms, p95 100 ms)`);
+console.log(`  template edit → reload  median ${median(templates).toFixed(0)} ms, p95 ${p95(templates).toFixed(0)} (min ${Math.min(...templates).toFixed(0)}, max ${Math.max(...templates).toFixed(0)}; target 300 ms)`);
 console.log(`  memory (RSS)            ${rssStart.toFixed(0)} MiB after start, ${rssEnd.toFixed(0)} MiB after ${totalEdits} edits`);
 console.log(`  RSS by edits (MiB)      ${samples.join(', ')}`);
 console.log(`  render workers replaced ${(out.match(/render worker replaced/g) ?? []).length}`);
