@@ -27,7 +27,7 @@ import { listFiles } from '../files.ts';
 import { requireCjs } from '../require.ts';
 import type { Sharp } from 'sharp';
 import { BuildError } from '../diagnostics.ts';
-import { contentHash, hashedName } from '../hash.ts';
+import { contentHash, hashedName, publishedHash } from '../hash.ts';
 import type { ImageAsset } from '../render/context.ts';
 import type { OutputFile } from './bundle.ts';
 
@@ -610,7 +610,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
       // Named after the site's data (an id, a post's slug), never after the source file.
       const stem = published.get(rel)!;
       const urls = entry.variants.map((v, i) => {
-        const out = `assets/img/${stem}-${v.width}.${v.hash}.${EXT[v.format]}`;
+        const out = `assets/img/${stem}-${v.width}.${publishedHash(v.hash)}.${EXT[v.format]}`;
         files.push({ file: out, content: blobs[i]! });
         return `/${out}`;
       });
@@ -618,7 +618,7 @@ export async function processImages(contentDir: string, options: ImageOptions): 
       let shareUrl: string | undefined;
       if (share) {
         const v = share.entry.variants[0]!;
-        const out = `assets/img/${stem}-${v.width}x${v.height}.${v.hash}.${EXT[v.format]}`;
+        const out = `assets/img/${stem}-${v.width}x${v.height}.${publishedHash(v.hash)}.${EXT[v.format]}`;
         files.push({ file: out, content: share.blobs[0]! });
         stats.files++;
         shareUrl = `/${out}`;

@@ -47,12 +47,16 @@ export function Picture({ ctx, file, alt, priority, plain, sizes = '100vw', maxW
   // A capped picture's intrinsic size is its widest source's (the same aspect ratio: the same layout).
   const width = capped.length ? Math.max(...capped.map((s) => s.width)) : img.width;
   const height = Math.round((img.height * width) / img.width);
+  const image = <img src={img.src} alt={alt} width={width} height={height} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />;
+  // No sources to choose from (the hidden featured carousel's plain JPEGs): the image alone, not
+  // an empty <picture> around it (bytes of the first round trip on the home page).
+  if (!capped.length && !className) return image;
   return (
     <picture className={className}>
       {capped.map((s) => (
         <source key={s.type} type={s.type} srcSet={s.srcset} sizes={sizes} />
       ))}
-      <img src={img.src} alt={alt} width={width} height={height} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />
+      {image}
     </picture>
   );
 }

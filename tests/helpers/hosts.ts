@@ -120,7 +120,7 @@ export function hostProbes(engine: string, base: () => string, b: () => HostBuil
 
   it(`[R-HOST-2] ${engine}: hashed assets get exactly one immutable Cache-Control; HTML and sw.js are not cached long`, async () => {
     const { out, page } = b();
-    const assets = readdirSync(path.join(out, 'assets')).filter((f) => /\.[0-9a-f]{10}\.(css|js|svg|png|webp|avif)$/.test(f));
+    const assets = readdirSync(path.join(out, 'assets')).filter((f) => /\.[0-9a-f]{8}\.(css|js|svg|png|webp|avif)$/.test(f));
     expect(assets.length).toBeGreaterThan(2);
     for (const a of assets.slice(0, 5)) {
       const r = await get(`/assets/${a}`);

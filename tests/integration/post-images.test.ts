@@ -88,19 +88,19 @@ describe('issue 24: post photos and published image names', () => {
       }
     // The pages do show the photos, under the post's name.
     const picture = doc('blog/monaco-grand-prix.html').querySelector('picture.post-image img')!;
-    expect(picture.getAttribute('src')).toMatch(/^\/assets\/img\/monaco-grand-prix-960\.[0-9a-f]{10}\.jpg$/);
+    expect(picture.getAttribute('src')).toMatch(/^\/assets\/img\/monaco-grand-prix-960\.[0-9a-f]{8}\.jpg$/);
     expect(listFiles(out).filter((f) => f.startsWith('assets/img/monaco-grand-prix-')).length).toBeGreaterThanOrEqual(7);
   });
 
   it('[R-OPS-4][R-BUILD-9] a post with a photo is shared with it: og:image and twitter:image are its absolute 1200x630 JPEG, in the output; other posts keep the social image', async () => {
     const source = readFileSync(path.join(content, 'images', PHONE_POST));
     const social = meta('blog/madrid-luxury-dining.html', 'meta[property="og:image"]')!;
-    expect(social).toMatch(/\/assets\/img\/social-1200\.[0-9a-f]{10}\.jpg$/);
+    expect(social).toMatch(/\/assets\/img\/social-1200\.[0-9a-f]{8}\.jpg$/);
     // en and es show the photo; ru does not, and is still shared with the post's photo.
     const shared = new Set<string>();
     for (const file of ['blog/monaco-grand-prix.html', 'es/blog/monaco-grand-prix.html', 'ru/blog/monaco-grand-prix.html']) {
       const og = meta(file, 'meta[property="og:image"]')!;
-      expect(og, file).toMatch(new RegExp(`^${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/assets/img/monaco-grand-prix-1200x630\\.[0-9a-f]{10}\\.jpg$`));
+      expect(og, file).toMatch(new RegExp(`^${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/assets/img/monaco-grand-prix-1200x630\\.[0-9a-f]{8}\\.jpg$`));
       expect(meta(file, 'meta[name="twitter:image"]'), file).toBe(og);
       shared.add(og);
       const image = bytes(out, new URL(og).pathname.slice(1));
@@ -122,9 +122,9 @@ describe('issue 24: post photos and published image names', () => {
     const ids = [...gallery.images, ...gallery.featured, ...gallery.portraits, gallery.socialImage].map((g) => g.id);
     const home = read(out, 'index.html');
     // The icons (icon.svg, touch-icon.png) keep their fixed names.
-    const urls = new Set([...home.matchAll(/\/assets\/img\/[^"\s,]+/g)].map((m) => m[0]).filter((u) => !/^\/assets\/img\/(?:touch-)?icon\.[0-9a-f]{10}\.(?:svg|png)$/.test(u)));
+    const urls = new Set([...home.matchAll(/\/assets\/img\/[^"\s,]+/g)].map((m) => m[0]).filter((u) => !/^\/assets\/img\/(?:touch-)?icon\.[0-9a-f]{8}\.(?:svg|png)$/.test(u)));
     for (const id of ids) {
-      const mine = listFiles(out).filter((f) => new RegExp(`^assets/img/${id}-\\d+\\.[0-9a-f]{10}\\.(?:avif|webp|jpg)$`).test(f));
+      const mine = listFiles(out).filter((f) => new RegExp(`^assets/img/${id}-\\d+\\.[0-9a-f]{8}\\.(?:avif|webp|jpg)$`).test(f));
       expect(mine.length, id).toBeGreaterThanOrEqual(3);
     }
     // Every photo URL the home page shows (pictures, JSON-LD, preload) is named after a gallery id.
@@ -132,8 +132,8 @@ describe('issue 24: post photos and published image names', () => {
     for (const url of urls) expect(ids.some((id) => new RegExp(`^/assets/img/${id}-\\d+\\.`).test(url)), url).toBe(true);
     // The phone-named gallery photo is lifestyle-8; the post lifestyle-1's photo is lifestyle-1-2.
     expect([...urls].some((u) => u.startsWith('/assets/img/lifestyle-8-640.'))).toBe(true);
-    expect(doc('blog/lifestyle-1.html').querySelector('picture.post-image img')!.getAttribute('src')).toMatch(/^\/assets\/img\/lifestyle-1-2-320\.[0-9a-f]{10}\.jpg$/);
-    expect(doc('index.html').querySelector('img[src^="/assets/img/lifestyle-1-"]')!.getAttribute('src')).toMatch(/^\/assets\/img\/lifestyle-1-1200\.[0-9a-f]{10}\.jpg$/);
+    expect(doc('blog/lifestyle-1.html').querySelector('picture.post-image img')!.getAttribute('src')).toMatch(/^\/assets\/img\/lifestyle-1-2-320\.[0-9a-f]{8}\.jpg$/);
+    expect(doc('index.html').querySelector('img[src^="/assets/img/lifestyle-1-"]')!.getAttribute('src')).toMatch(/^\/assets\/img\/lifestyle-1-1200\.[0-9a-f]{8}\.jpg$/);
   });
 });
 

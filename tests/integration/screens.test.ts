@@ -311,7 +311,7 @@ describe('inner pages', () => {
 
   it('[R-UI-21] favicon, touch icon and web manifest', () => {
     const doc = page('index.html');
-    expect(doc.querySelector('link[rel="icon"]')!.getAttribute('href')).toMatch(/^\/assets\/img\/icon\.[0-9a-f]{10}\.svg$/);
+    expect(doc.querySelector('link[rel="icon"]')!.getAttribute('href')).toMatch(/^\/assets\/img\/icon\.[0-9a-f]{8}\.svg$/);
     expect(doc.querySelector('link[rel="apple-touch-icon"]')!.getAttribute('href')).toMatch(/\.png$/);
     const manifest = JSON.parse(read(out, 'manifest.webmanifest'));
     expect(manifest.name).toBe(c.site.brand);

@@ -131,7 +131,7 @@ describe('sitemap and robots', () => {
       .match(/\/assets\/[^"]+/g)!
       .flatMap((a) => a.split(/,\s*/).map((s) => s.split(/\s+/)[0]!));
     for (const a of assets) {
-      expect(a).toMatch(/\.[0-9a-f]{10}\.[a-z0-9]+$/);
+      expect(a).toMatch(/\.[0-9a-f]{8}\.[a-z0-9]+$/);
       expect(existsSync(path.join(out, a))).toBe(true);
     }
     const js = assets.find((a) => /\/main\.[0-9a-f]+\.js$/.test(a))!;
