@@ -179,10 +179,10 @@ describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 
     await page.close();
   });
 
-  it('[R-UI-8][R-VIS-1] at 768 px the call to action\'s text takes most of the card\'s width, not a thin column beside the buttons', async ({ expect }) => {
+  it.for(languages)('[R-UI-8][R-VIS-1] %s: at 768 px the call to action\'s text takes most of the card\'s width, not a thin column beside the buttons', async (lang, { expect }) => {
     const page = await context.newPage();
     const problems: string[] = [];
-    for (const lang of languages) {
+    {
       await open(page, '/', lang, TABLET);
       const { card, text } = await page.locator('[data-cta]').evaluate((el) => ({
         card: el.getBoundingClientRect().width,
@@ -214,11 +214,13 @@ describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 
     await page.close();
   });
 
-  // One test per language: each loads six pages at three widths (all languages at once took 13 s).
-  it.for(languages)('[R-UI-4][R-UI-7][R-UI-15] %s: no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px', async (lang, { expect }) => {
+  // Two tests per language, three pages each at three widths (the tests run side by side: a
+  // language's six pages in one test took 6.4 s alone).
+  const gridPages = ['/', c.pagePath('contact'), c.blog.path, ...c.cities.map((city: { path: string }) => city.path)];
+  const gridCases = languages.flatMap((lang: string) => [gridPages.slice(0, 3), gridPages.slice(3)].filter((g) => g.length).map((pages) => ({ lang, pages, where: pages.join(' ') })));
+  it.for(gridCases)('[R-UI-4][R-UI-7][R-UI-15] $lang, $where: no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px', async ({ lang, pages }, { expect }) => {
     const page = await context.newPage();
     const problems: string[] = [];
-    const pages = ['/', c.pagePath('contact'), c.blog.path, ...c.cities.map((city: { path: string }) => city.path)];
     for (const routePath of pages) {
       await open(page, routePath, lang, TABLET);
       for (const width of WIDTHS) {
@@ -230,10 +232,10 @@ describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 
     await page.close();
   });
 
-  it('[R-UI-9] the about page\'s portrait is at most 60 % of a 768 x 1024 screen\'s height, and no taller at 1280 px', async ({ expect }) => {
+  it.for(languages)('[R-UI-9] %s: the about page\'s portrait is at most 60 % of a 768 x 1024 screen\'s height, and no taller at 1280 px', async (lang, { expect }) => {
     const page = await context.newPage();
     const problems: string[] = [];
-    for (const lang of languages) {
+    {
       await open(page, c.pagePath('about'), lang, TABLET);
       for (const width of [TABLET, 1280]) {
         await page.setViewportSize({ width, height: 1024 });
@@ -245,10 +247,10 @@ describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 
     await page.close();
   });
 
-  it('[R-UI-16] at 768 px the footer\'s brand column takes at least half of the footer\'s width', async ({ expect }) => {
+  it.for(languages)('[R-UI-16] %s: at 768 px the footer\'s brand column takes at least half of the footer\'s width', async (lang, { expect }) => {
     const page = await context.newPage();
     const problems: string[] = [];
-    for (const lang of languages) {
+    {
       await open(page, '/', lang, TABLET);
       const { grid, brand } = await page.locator('.footer-grid').evaluate((el) => ({ grid: el.getBoundingClientRect().width, brand: el.firstElementChild!.getBoundingClientRect().width }));
       if (brand < grid / 2) problems.push(`${lang}: brand column ${Math.round(brand)} of ${Math.round(grid)} px`);
