@@ -7,7 +7,7 @@
  * that paint (R-VIS-8: in Lighthouse's simulation a script that runs before the paint charges it a
  * connection and its evaluation).
  *
- * From the page's `data-boot` settings (templates/Document.tsx):
+ * From the page's settings (below):
  * - the root home's saved-language redirect (language.ts; `h`: the other languages, only there);
  * - the call-to-action variant from consent, return visit and hour (variant.ts), as
  *   `<html data-variant>`, and its texts once the page is parsed (cta.ts applyVariant). A visit
@@ -22,8 +22,8 @@
 
 /**
  * The settings, as the element's data attributes (templates/Document.tsx): `k` the storage key
- * prefix with its dot (keys.ts), `c` present in consent mode, `v` the default variant, `b` the base path, and on
- * the root home only `h`, the languages a saved choice redirects to (space-separated).
+ * prefix with its dot (keys.ts), `c` present in consent mode, `v` the default variant, `b` the
+ * base path, and on the root home only `h`, the languages a saved choice redirects to.
  */
 const doc = document;
 const root = doc.documentElement;
