@@ -22,7 +22,7 @@ export { listPagePath } from './routes/table.ts';
 export { documentTitle } from './render/head.ts';
 export { jsonForScript } from './render/json-script.ts';
 /** The Content-Security-Policy every page states in its <meta> (the host's header says the same). */
-export { contentSecurityPolicy } from './output/hosting.ts';
+export { contentSecurityPolicy, inlineHashesOf } from './output/hosting.ts';
 
 /** For a model's `site new <kind>` scaffolds: edit content YAML keeping comments, mark drafts untranslated. */
 export { readDoc, writeContent } from './commands/content-files.ts';

@@ -28,6 +28,7 @@ import { changedFiles, inputStamps, outputStamps, readRecord, unchangedResult, w
 import { assetsKey, readsAfterRender, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
+import { inlineHashesOf } from './output/hosting.ts';
 import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
 import type { HostName } from './output/hosts/names.ts';
 import { writeHostFolder } from './output/host-folder.ts';
@@ -634,7 +635,7 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {
-    host = hostFiles(hostName, hostRules(site, routes, { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] }), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
+    host = hostFiles(hostName, hostRules(site, routes, inlineHashesOf(assets)), config.outDir, { contentDir: config.contentDir, siteUrl: site.config.baseUrl, baseUrlFlag: config.baseUrl });
   } catch (err) {
     diags.error(config.host ? { code: 'host', message: `--host ${config.host}: ${(err as Error).message}` } : { code: 'host', file: 'site.yaml', field: 'deploy.host', message: (err as Error).message });
     return undefined;

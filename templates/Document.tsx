@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { basePath, contentSecurityPolicy, jsonForScript } from '@site/api';
+import { basePath, contentSecurityPolicy, inlineHashesOf, jsonForScript } from '@site/api';
 import type { PageContext } from './model/index.ts';
 import { structuredData } from './structured-data.ts';
 import { clientData, clientDataKey } from './client-data.ts';
@@ -7,7 +7,7 @@ import { JsonLd } from './components/JsonLd.tsx';
 import { Header } from './components/Header.tsx';
 import { Footer } from './components/Footer.tsx';
 import { ConsentBanner } from './components/ConsentBanner.tsx';
-import { InlineStylesheet, inlineHashes } from './components/Stylesheet.tsx';
+import { InlineStylesheet } from './components/Stylesheet.tsx';
 
 /** The whole HTML document: head metadata for every route, page chrome for visible pages. */
 export function Document({ ctx, children }: { ctx: PageContext; children?: ReactNode }) {
@@ -18,7 +18,7 @@ export function Document({ ctx, children }: { ctx: PageContext; children?: React
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, inlineHashes(assets), 'meta')} />
+        <meta httpEquiv="Content-Security-Policy" content={contentSecurityPolicy(site, inlineHashesOf(assets), 'meta')} />
         {/* The pre-paint boot, first thing after the policy that allows it (client/boot.ts): it settles
             what the first paint shows, then loads the enhancement script after the load event. */}
         {!forwarding && assets.boot && <Boot ctx={ctx} />}

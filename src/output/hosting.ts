@@ -1,17 +1,23 @@
 /** The site's response headers (one Content-Security-Policy and the security headers), before any host syntax: hosts/ writes them per host. */
+import type { Assets } from '../render/context.ts';
 import type { Site } from '../content/model.ts';
 
-/**
- * The one Content-Security-Policy of the site. Pages carry it as `<meta>` too, minus
- * `frame-ancestors`, which browsers ignore (with a console error) when it comes from a meta tag.
- */
 /** The base64 SHA-256 of every inline stylesheet and script of the site: the policy allows exactly these. */
 export interface InlineHashes {
   styles: readonly string[];
   scripts?: readonly string[];
 }
 
-/** `inline`: the inline stylesheets' and scripts' hashes (a list alone: stylesheets only). */
+/** The inline hashes of a build's assets: what the `<meta>` policy and the host's header both name. */
+export function inlineHashesOf(assets: Pick<Assets, 'styleHash' | 'styleHashes' | 'scriptHashes'>): InlineHashes {
+  return { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] };
+}
+
+/**
+ * The one Content-Security-Policy of the site. Pages carry it as `<meta>` too, minus
+ * `frame-ancestors`, which browsers ignore (with a console error) when it comes from a meta tag.
+ * `hashes`: the inline stylesheets' and scripts' hashes (a list alone: stylesheets only).
+ */
 export function contentSecurityPolicy(site: Site, hashes: InlineHashes | readonly string[], where: 'header' | 'meta' = 'header'): string {
   const inline: InlineHashes = isHashList(hashes) ? { styles: hashes } : hashes;
   const a = site.config.analytics;

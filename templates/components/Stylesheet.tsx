@@ -1,4 +1,3 @@
-import type { Assets } from '@site/api';
 import type { PageContext } from '../model/index.ts';
 
 /**
@@ -12,11 +11,6 @@ const FIRST_SCREEN_TEMPLATES: ReadonlySet<string> = new Set(['home']);
 /** Whether this page inlines only its first screen's rules and links the rest (the build has a first-screen stylesheet). */
 export function inlinesFirstScreen(ctx: PageContext): boolean {
   return ctx.assets.firstScreen !== undefined && FIRST_SCREEN_TEMPLATES.has(ctx.route.template);
-}
-
-/** The hashes of every inline stylesheet and script of the site, for the one policy (the host's header names the same). */
-export function inlineHashes(assets: Assets): { styles: readonly string[]; scripts: readonly string[] } {
-  return { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] };
 }
 
 /**
