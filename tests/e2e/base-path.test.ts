@@ -13,6 +13,7 @@ import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser
 import { serveStatic } from '../../src/server/static.ts';
 import { startDevServer } from '../../src/server/dev.ts';
 import { hostRules } from '../helpers/hosts.ts';
+import { settled } from '../helpers/serve.ts';
 
 const BASE = '/site';
 const hasChrome = chromePath() !== undefined;
@@ -123,6 +124,8 @@ describe('GitHub Pages project site (--base-url with a path)', () => {
       await page.goto(`${origin}${BASE}${redirect.from}?ref=x`);
       await page.waitForURL(`${origin}${BASE}${redirect.to}?ref=x`);
       await page.goto(`${origin}${BASE}/`);
+      // The script that answers the banner loads after the load event (client/boot.ts).
+      await settled(page);
       // The service worker is registered only after Accept (R-BRAND-5).
       await page.locator('[data-consent] [data-consent-choice="accept"]').click();
       const scope = await page.evaluate(async () => {
