@@ -158,7 +158,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // Large one-shot builds render on every core: workers start now and join the rendering when
   // loaded (this thread does not wait for them).
-  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startPagePool(opts.workerEntry, (plan?.selected ?? routes.routes).length, state, Boolean(last?.routes));
+  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, plan?.selected ?? routes.routes, state);
 
   const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);
   if (diags.hasErrors()) return fail('templates');
@@ -437,13 +437,19 @@ function sharedPostImages(site: Site, inPosts: readonly PostImageUse[]): Record<
   return out;
 }
 
-/** Page workers for a large build (`count` routes to render); the markdown helper stops, since page workers render their own markdown. */
-async function startPagePool(workerEntry: URL, count: number, state: BuildState, incremental = false): Promise<void> {
-  state.pool = PagePool.start(workerEntry, count, { incremental });
+/**
+ * Threads for what this build renders: page workers for a large build (the markdown helper then
+ * stops: page workers render their own markdown); else, for an incremental build that renders many
+ * posts after all, a markdown helper handed their bodies (a one-shot build without a record
+ * started its helper before loading).
+ */
+async function startRenderThreads(workerEntry: URL, selected: readonly Route[], state: BuildState): Promise<void> {
+  state.pool = PagePool.start(workerEntry, selected.length);
   if (state.pool && state.helper) {
     await state.helper.terminate();
     state.helper = undefined;
   }
+  if (!state.pool && !state.helper) state.helper = MarkdownHelper.forPosts(workerEntry, selected.flatMap((r) => (r.kind === 'post' && r.post ? [r.post] : [])));
 }
 
 /** Stage "templates+assets": compiled templates and client script, images (a cold cache shows progress), every route's template checked. */
@@ -553,8 +559,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
   const selected = r.plan?.selected ?? (only ? routes.routes.filter(only) : routes.routes);
   // An incremental build that renders everything after all (its assets changed) is a large build again.
-  // (A cold build has its markdown helper instead, below the pool's threshold.)
-  if (r.plan && !r.plan.selected && !state.pool && !state.helper && opts.workerEntry) await startPagePool(opts.workerEntry, selected.length, state, true);
+  if (r.plan && !r.plan.selected && !state.pool && !state.helper && opts.workerEntry) await startRenderThreads(opts.workerEntry, selected, state);
   const { pool } = state;
   const counter = routeCounter();
   const tally = createTally();

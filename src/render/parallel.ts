@@ -47,16 +47,12 @@ const CHUNK = 16;
 const MIN_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 8000;
 
 /**
- * From this many post folders a build below MIN_ROUTES renders markdown on the second core
+ * From this many posts to render, a build below MIN_ROUTES renders markdown on the second core
  * (MarkdownHelper): 4,000 posts save ~150 ms of a 1.2 s build; a few posts would only pay the
- * helper's start-up.
+ * helper's start-up. An incremental build follows the same two rules for what it renders (a text
+ * every page shows renders every page): page workers at 4,704 routes measured 2.4-2.5 s against
+ * 2.9-3.6 s on one thread with the helper's (2026-11-26, 4,000 posts, a busy 2-core machine).
  */
-/**
- * An incremental build has no markdown helper (it would render every post's body for the few pages
- * rendered): when it renders many pages after all (a text every page shows), workers take them
- * from fewer routes on.
- */
-const MIN_INCREMENTAL_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 1000;
 const MIN_HELPER_POSTS = Number(process.env.SITE_MIN_MARKDOWN_HELPER_POSTS) || 300;
 
 /** What one thread rendered: pages by kind and language, text keys missing, render errors. */
@@ -196,9 +192,9 @@ export class PagePool {
    * `SITE_RENDER_THREADS` overrides the core count (1: never start workers).
    * @param entry the module that runs `runPageWorker` when loaded in a worker (the CLI bundle)
    */
-  static start(entry: URL, routes: number, { incremental = false } = {}): PagePool | undefined {
+  static start(entry: URL, routes: number): PagePool | undefined {
     const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
-    if (threads < 2 || routes < (incremental ? MIN_INCREMENTAL_ROUTES : MIN_ROUTES)) return undefined;
+    if (threads < 2 || routes < MIN_ROUTES) return undefined;
     return new PagePool(entry, Math.min(threads - 1, 7));
   }
 
@@ -332,17 +328,29 @@ export class MarkdownHelper {
   /** Posts whose HTML came from the helper. */
   taken = 0;
 
-  /** Start the helper when there are enough posts and a second core; else undefined. */
+  /** Start the helper when the content folder has enough posts and there is a second core; else undefined. */
   static start(entry: URL, contentDir: string): MarkdownHelper | undefined {
-    const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
-    if (threads < 2) return undefined;
     let posts = 0;
     try {
       posts = readdirSync(path.join(contentDir, 'blog')).length;
     } catch {
       return undefined;
     }
-    return posts >= MIN_HELPER_POSTS ? new MarkdownHelper(entry) : undefined;
+    return MarkdownHelper.worthIt(posts) ? new MarkdownHelper(entry) : undefined;
+  }
+
+  /** A helper for the posts an incremental build renders, handed their bodies now; undefined for a few. */
+  static forPosts(entry: URL, posts: readonly Post[]): MarkdownHelper | undefined {
+    if (!MarkdownHelper.worthIt(posts.length)) return undefined;
+    const helper = new MarkdownHelper(entry);
+    for (const p of posts) helper.add(p.file, p.body);
+    helper.flush();
+    return helper;
+  }
+
+  private static worthIt(posts: number): boolean {
+    const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
+    return threads >= 2 && posts >= MIN_HELPER_POSTS;
   }
 
   private constructor(entry: URL) {

@@ -97,6 +97,21 @@ describe('parallel rendering', () => {
     for (const f of listFiles(cold)) expect(readFileSync(path.join(out, f)).equals(readFileSync(path.join(cold, f))), f).toBe(true);
   });
 
+  it('[R-INC-2] an incremental build that renders many posts, with the markdown helper on, matches a cold build', async () => {
+    // A text every page of the default language shows: the build renders those pages and their
+    // posts, handing the posts' bodies to a helper (whose HTML is used when it is back in time).
+    const out = incremental;
+    edit(content, 'i18n/en.yaml', /^(\s+madeWith: ).*$/m, '$1"Made with care, everywhere"');
+    const helped = await build(out, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_MARKDOWN_HELPER_POSTS: '1' });
+    expect(helped.code, helped.stderr).toBe(0);
+    expect(helped.stdout).toMatch(/rendered \d+ of \d+ pages \(i18n\/en\.yaml changed\)/);
+    expect(helped.stdout).toMatch(/rendered on 1 thread/);
+    const cold = path.join(tmpDir(), 'dist');
+    expect((await build(cold, { SITE_RENDER_THREADS: '1' })).code).toBe(0);
+    expect(listFiles(out)).toEqual(listFiles(cold));
+    for (const f of listFiles(cold)) expect(readFileSync(path.join(out, f)).equals(readFileSync(path.join(cold, f))), f).toBe(true);
+  });
+
   it('a page that fails to render in any thread fails the build, names its route, and leaves the last output', async () => {
     const out = path.join(tmpDir(), 'dist');
     const good = await build(out, { SITE_RENDER_THREADS: '1' });
