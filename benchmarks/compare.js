@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench:compare -- <commit> [--runs N]`: speed guard. Builds the same inputs with the
 // working tree (A) and with <commit> (B, a temporary `git worktree`), each with its own bin/site.js,
-// src/, templates/ and client/, and compares three cases:
+// src/, templates/ and client/, and compares six cases:
 //   build   cold build of a copy of the current content/ into a fresh output folder
 //   posts   the same plus 1,000 generated posts (benchmarks/scale.js --generate) in the site's languages
+//   text    `site build` again after a text every page of the default language shows is edited
+//   post    `site build` again of the 1,000-post content after one post is edited
+//   same    `site build` again of it with nothing changed
 //   watch   `site watch` edit → the post page served with the new text (median of 5 edits per run)
+// (The rebuild cases build into one output folder per tree, made by an untimed first build.)
 // Runs alternate A, B, A, B (default 5 each) after one untimed warm-up build per tree; every run
 // has SOURCE_DATE_EPOCH=1763800000. Exit 1 when a case's median of A is more than 10 % above B's
 // AND the runs do not overlap (max B < min A); 2 when a tree cannot build or the benchmark fails.
-// Expected duration with 5 runs: about 2-3 minutes on a 2-core machine (more if `npm ci` is needed).
+// Expected duration with 5 runs: about 3-4 minutes on a 2-core machine (more if `npm ci` is needed).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -214,16 +218,53 @@ try {
     }
   }
 
+  /**
+   * `site build` into the tree's own output folder of `input` (made by the warm-up, not timed):
+   * its wall time in ms. A rebuild case edits its input before A's run of each round, so A and B
+   * each build exactly one edit since their last build of the same content.
+   */
+  const rebuildOut = new Map();
+  async function rebuild(t, input, label) {
+    const key = `${t.name}:${input}`;
+    let out = rebuildOut.get(key);
+    if (!out) {
+      out = path.join(mkdtempSync(path.join(tmp, 'rebuild-')), 'dist');
+      rebuildOut.set(key, out);
+      leftovers.add(lastBuildRecord(t, out));
+    }
+    const r = await run(process.execPath, [path.join(t.root, 'bin/site.js'), 'build', '--quiet', '--content', input, '--out', out], { cwd: t.root, timeoutMs: 300_000, what: `${label} by ${t.what}` });
+    if (r.code !== 0) throw new Fail(`${t.what} failed the ${label}:\n${r.out.slice(0, 3000)}`);
+    return r.ms;
+  }
+  // Inputs of the rebuild cases: their own copies, edited run after run.
+  const texts = path.join(tmp, 'content-texts');
+  cpSync(content, texts, { recursive: true });
+  const table = path.join(texts, 'i18n', `${defaultLang}.yaml`);
+  const postsEdited = path.join(tmp, 'content-posts-edited');
+  cpSync(posts, postsEdited, { recursive: true });
+  const edited = path.join(postsEdited, 'blog', readdirSync(path.join(postsEdited, 'blog')).sort().at(-1));
+  const editedPost = path.join(edited, readdirSync(edited).sort()[0]);
+  let round = 0;
+  const editText = () => writeFileSync(table, readFileSync(table, 'utf8').replace(/^( {2}madeWith: .*?)( \(\d+\))?$/m, `$1 (${++round})`));
+  const editPost = () => writeFileSync(editedPost, `${readFileSync(editedPost, 'utf8').trimEnd()}\n\nSpeed check paragraph ${++round}.\n`);
+  if (!/^ {2}madeWith: /m.test(readFileSync(table, 'utf8'))) throw new Fail(`the text rebuild case edits footer.madeWith in i18n/${defaultLang}.yaml, which it lacks`);
+
   const cases = [
     { id: 'build', label: 'cold build, shipped content', measure: (t) => build(t, content, 'shipped content') },
     { id: 'posts', label: `cold build, + 1,000 posts x ${postLangs.length} langs`, measure: (t) => build(t, posts, '1,000 posts') },
+    { id: 'text', label: 'rebuild, shipped content, a text on every page edited', measure: (t) => (t === A && editText(), rebuild(t, texts, 'text rebuild')) },
+    { id: 'post', label: `rebuild, + 1,000 posts x ${postLangs.length} langs, one post edited`, measure: (t) => (t === A && editPost(), rebuild(t, postsEdited, 'post rebuild')) },
+    { id: 'same', label: `rebuild, + 1,000 posts x ${postLangs.length} langs, nothing changed`, measure: (t) => rebuild(t, postsEdited, 'unchanged rebuild') },
     { id: 'watch', label: 'watch: content edit → page served', measure: watch },
   ];
 
   // ------------------------------------------------------------------------- warm-up, then runs
   for (const t of [A, B]) {
     const ms = await build(t, content, 'warm-up');
-    console.log(`warm-up (not timed) ${t.name}: ${(ms / 1000).toFixed(1)} s`);
+    // the rebuild cases' output folders: their first builds
+    await rebuild(t, texts, 'first build of the text case');
+    await rebuild(t, postsEdited, 'first build of the post cases');
+    console.log(`warm-up (not timed) ${t.name}: ${(ms / 1000).toFixed(1)} s, and the rebuild cases' first builds`);
   }
   // B's bin/site.js bundled B's src into B's own cache, and B's CLI (whose project root, hence
   // templates, client and image cache, is found from the bundle's real path) wrote there too

@@ -204,7 +204,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       assets: plan.assets,
       missingTexts: plan.missingTexts,
       readsPosts: [...(plan.readsPosts ?? [])].sort(),
-      outputs: outputStamps(config.outDir, writer.paths()),
+      outputs: outputStamps(config.outDir, writer.paths(), writer.carriedStamps),
       build: writer.buildId,
       files: writer.paths(),
       diagnostics: diags.items,

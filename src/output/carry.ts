@@ -97,12 +97,15 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
 function contentFiles(root: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  const walk = (dir: string, rel: string): void => {
-    let real: string;
-    try {
-      real = realpathSync.native(dir);
-    } catch {
-      return;
+  // `real`: the folder's path with links resolved. Only a link needs realpath(3) (a cycle or a
+  // folder reached twice goes through one); a plain folder's is its parent's plus its name.
+  const walk = (dir: string, rel: string, real: string | undefined): void => {
+    if (real === undefined) {
+      try {
+        real = realpathSync.native(dir);
+      } catch {
+        return;
+      }
     }
     if (seen.has(real)) return;
     seen.add(real);
@@ -117,13 +120,14 @@ function contentFiles(root: string): string[] {
       const sub = rel ? `${rel}/${e.name}` : e.name;
       const full = path.join(dir, e.name);
       // A link counts by what it points to, and the link itself (relinking to an equal file changes it).
-      const isDir = e.isDirectory() || (e.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory());
-      if (e.isSymbolicLink()) out.push(`${sub}@${readlinkSync(full)}`);
-      if (isDir) walk(full, sub);
+      const link = e.isSymbolicLink();
+      const isDir = e.isDirectory() || (link && statSync(full, { throwIfNoEntry: false })?.isDirectory());
+      if (link) out.push(`${sub}@${readlinkSync(full)}`);
+      if (isDir) walk(full, sub, link ? undefined : path.join(real, e.name));
       else out.push(sub);
     }
   };
-  walk(root, '');
+  walk(root, '', undefined);
   return out.sort();
 }
 
@@ -179,10 +183,13 @@ function isRecord(r: unknown): r is BuildRecord {
   );
 }
 
-/** Size and modification time of each output file, as published (a page edited by hand afterwards is not carried). */
-export function outputStamps(outDir: string, files: readonly string[]): Record<string, string> {
+/**
+ * Size and modification time of each output file, as published (a page edited by hand afterwards
+ * is not carried). `known`: stamps already taken (carried files: a hard link shares its inode's).
+ */
+export function outputStamps(outDir: string, files: readonly string[], known?: ReadonlyMap<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of files) out[f] = outputStamp(path.join(outDir, f));
+  for (const f of files) out[f] = known?.get(f) ?? outputStamp(path.join(outDir, f));
   return out;
 }
 
@@ -230,16 +237,18 @@ export async function outputIntact(config: BuildConfig, record: BuildRecord): Pr
 /**
  * Hard-link each of `files` of the current output into `staging` (copy where linking is refused);
  * returns the files that could not be taken (gone from the output, or changed since published
- * when `expected` has their stamps: the caller renders them).
+ * when `expected` has their stamps: the caller renders them). `stamps` gets the stamp of each
+ * file linked whose stamp was checked.
  * Synchronous: one link is a few microseconds, a promise round trip through the thread pool costs
  * more than the link (output/writer.ts).
  */
-export function carryOver(outDir: string, staging: string, files: Iterable<string>, expected?: Readonly<Record<string, string>>): string[] {
+export function carryOver(outDir: string, staging: string, files: Iterable<string>, expected?: Readonly<Record<string, string>>, stamps?: Map<string, string>): string[] {
   const dirs = new Set<string>();
   const missing: string[] = [];
   for (const f of files) {
     // Changed since it was published (edited by hand): rendered again, not carried.
-    if (expected?.[f] !== undefined && outputStamp(path.join(outDir, f)) !== expected[f]) {
+    const stamp = expected?.[f] === undefined ? undefined : outputStamp(path.join(outDir, f));
+    if (stamp !== expected?.[f]) {
       missing.push(f);
       continue;
     }
@@ -251,6 +260,7 @@ export function carryOver(outDir: string, staging: string, files: Iterable<strin
     }
     try {
       linkSync(path.join(outDir, f), target);
+      if (stamp !== undefined) stamps?.set(f, stamp); // the link's stamp: the same inode
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(f);
       else copyFileSync(path.join(outDir, f), target);

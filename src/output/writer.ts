@@ -7,7 +7,7 @@ import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
 import { carryOver } from './carry.ts';
-import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, swapIn, WEB, writeMarker } from './publish.ts';
+import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTree, swapIn, WEB, writeMarker } from './publish.ts';
 
 /** Where rendered files go: the disk with an atomic swap (build) or in place by changes (watch). */
 export interface Writer {
@@ -120,13 +120,15 @@ export class DiskWriter implements Writer {
 
   /** Files taken from the live build unchanged (hard links), not written by this one. */
   carried = 0;
+  /** Their output stamps, checked when they were taken (outputStamps need not stat them again). */
+  readonly carriedStamps = new Map<string, string>();
 
   /**
    * Take these files of the live output into this build as they are (hard links): routes whose
    * inputs did not change. Returns the ones the output no longer has (the caller renders them).
    */
   carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>): string[] {
-    const missing = carryOver(outDir, this.staging, files, expected);
+    const missing = carryOver(outDir, this.staging, files, expected, this.carriedStamps);
     const gone = new Set(missing);
     for (const f of files) {
       if (gone.has(f)) continue;
@@ -149,14 +151,14 @@ export class DiskWriter implements Writer {
     this.published = publishedHere = true;
     await pauseAsync('published');
     failPoint('published');
-    for (const p of old) await fs.rm(p, { recursive: true, force: true });
+    for (const p of old) removeTree(p);
     removeLeftovers(this.outDir);
   }
 
   /** Drop this build's folder, unless it was published: a live build is never removed. */
   async abort(): Promise<void> {
     unpublished.delete(this);
-    if (!this.published) await fs.rm(this.build, { recursive: true, force: true });
+    if (!this.published) removeTree(this.build);
   }
 }
 
