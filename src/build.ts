@@ -240,9 +240,24 @@ interface RoutePlan {
  */
 function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, site: Site, routes: RouteTable, model: SiteModel): RoutePlan {
   const readsPosts = last?.readsPosts && new Set(last.readsPosts);
-  const keys = routeKeys(site, routes, model, stamps.code, readsPosts && ((file) => readsPosts.has(file)));
   const rekey = (reads: (file: string) => boolean) => routeKeys(site, routes, model, stamps.code, reads);
-  const all = (why: string): RoutePlan => ({ keys, why, readsPosts, rekey });
+  const assumed = () => routeKeys(site, routes, model, stamps.code, readsPosts && ((file) => readsPosts.has(file)));
+  // Rendering everything needs no keys first: they are taken once, for the record (hashing every
+  // route's inputs is ~50 ms at 4,700 routes, and what pages read is known only after rendering).
+  const all = (why: string): RoutePlan => {
+    let keys: Map<string, string> | undefined;
+    return {
+      get keys() {
+        return (keys ??= assumed());
+      },
+      set keys(k) {
+        keys = k;
+      },
+      why,
+      readsPosts,
+      rekey,
+    };
+  };
   if (!last) return all('no earlier build of this output folder is recorded');
   if (!last.routes || !last.content) return all('the last build was recorded by an earlier version');
   if (last.build === undefined || last.build !== liveBuild(config.outDir)) return all('the build in place is not the one recorded (an interrupted build, or a replaced folder)');
@@ -251,6 +266,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const changed = changedFiles(last.content, stamps.content);
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
+  const keys = assumed();
   return { keys, readsPosts, rekey, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
 }
 
