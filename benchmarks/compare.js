@@ -269,7 +269,7 @@ try {
   // B's bin/site.js bundled B's src into B's own cache, and B's CLI (whose project root, hence
   // templates, client and image cache, is found from the bundle's real path) wrote there too
   const own = existsSync(B.cache) ? readdirSync(B.cache) : [];
-  if (!own.some((f) => /^cli-.*\.mjs$/.test(f))) throw new Fail(`${B.what} did not bundle into its own cache ${B.cache}`);
+  if (!own.some((f) => /^cli-/.test(f))) throw new Fail(`${B.what} did not bundle into its own cache ${B.cache}`);
   console.log(`B's own cache (in the worktree): ${own.join(', ')}\n`);
 
   const times = Object.fromEntries(cases.map((c) => [c.id, { A: [], B: [] }]));
