@@ -1,9 +1,9 @@
 /** Bad content fails the build with file, line and field, and the last good dist/ survives. */
-import { chmodSync, readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, writeFileSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { execSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, FIXTURE_CONTENT } from '../helpers/site.ts';
+import { buildSite, copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, FIXTURE_CONTENT, tmpDir } from '../helpers/site.ts';
 import { renderErrors, renderSite } from '../helpers/render.ts';
 import { formatFailure } from '../../src/diagnostics.ts';
 
@@ -253,5 +253,19 @@ describe('[R-SAFE-12] content the build cannot read', () => {
     } finally {
       chmodSync(path.join(content, 'blog', slug), 0o755);
     }
+  });
+});
+
+describe('[R-BUILD-3] a template that fails while deriving files', () => {
+  it("an assetFiles export that throws fails the build naming templates/index.tsx and the export, with the template's message", async () => {
+    // A copy of the templates beside the client they import from.
+    const project = tmpDir();
+    const templates = path.join(project, 'templates');
+    cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
+    symlinkSync(path.join(ROOT, 'client'), path.join(project, 'client'));
+    edit(templates, 'index.tsx', /(export function assetFiles\([^)]*\)[^{]*\{)/, "$1\n  if (site.languages.length) throw new Error('cannot derive the shared data');");
+    const err = await renderErrors(copyContent(), { templates });
+    expect(err.stage).toBe('templates');
+    expect(formatFailure(err.stage, err.diagnostics)).toMatch(/templates\/index\.tsx: error \[template\] assetFiles: cannot derive the shared data/);
   });
 });
