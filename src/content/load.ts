@@ -1,6 +1,6 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
 import { createHash } from 'node:crypto';
-import { promises as fs, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -483,18 +483,32 @@ function parseMatter(rel: string, matter: string, diags: Diagnostics) {
  * 4,000 posts spends most of its time parsing and validating YAML. Keyed by each post's front
  * matter text, so an edited post is parsed again whatever its file's time says. Plain data only.
  */
+/** A parse cache read from disk that knows whether anything was added or replaced since. */
+class KeptCache extends Map<string, { source: string; value: unknown }> {
+  changed = false;
+  override set(key: string, value: { source: string; value: unknown }): this {
+    this.changed = true;
+    return super.set(key, value);
+  }
+}
+
 export const postCache = {
   /** One file per content folder; `code` (the generator's and the model's sources) is part of its name: their schemas made the values. */
   file: (cacheDir: string, contentDir: string, code: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}-${code.slice(0, 12)}.v8`),
   read(file: string): ParseCache {
     try {
-      return new Map(deserialize(readFileSync(file)) as [string, { source: string; value: unknown }][]);
+      return new KeptCache(deserialize(readFileSync(file)) as [string, { source: string; value: unknown }][]);
     } catch {
-      return new Map();
+      return new KeptCache();
     }
   },
-  /** Written after a good build, the posts that still exist only; a cache that cannot be written costs the next build a parse. */
+  /**
+   * Written after a good build, the posts that still exist only; a cache that cannot be written
+   * costs the next build a parse. Not written again when nothing in it changed (a one-post rebuild
+   * of 4,000 posts would rewrite ~2 MB for one entry, or for none).
+   */
   write(file: string, cache: ParseCache, exists: (rel: string) => boolean): void {
+    if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every(exists) && existsSync(file)) return;
     try {
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, serialize([...cache].filter(([rel]) => rel.startsWith('blog/') && exists(rel))));
