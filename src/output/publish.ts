@@ -12,8 +12,8 @@
  * at a named point (a kill test's chance), `SITE_TEST_FAIL=<point>` throws there (a failure after
  * publishing, an unwritable build record).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, promises as fs, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { HOST_FILES, hostFolder } from './host-folder.ts';
 import os from 'node:os';
 import path from 'node:path';
@@ -263,6 +263,19 @@ export function writeMarker(outDir: string): void {
 export function removeTree(p: string): void {
   if (process.platform !== 'win32' && spawnSync('rm', ['-rf', '--', p], { stdio: 'ignore' }).status === 0) return;
   rmSync(p, { recursive: true, force: true });
+}
+
+/** `removeTree` without blocking this thread (a server in this process goes on answering meanwhile). */
+export async function removeTreeAsync(p: string): Promise<void> {
+  if (process.platform !== 'win32') {
+    const code = await new Promise<number | null>((resolve) => {
+      const rm = spawn('rm', ['-rf', '--', p], { stdio: 'ignore' });
+      rm.once('error', () => resolve(null));
+      rm.once('exit', resolve);
+    });
+    if (code === 0) return;
+  }
+  await fs.rm(p, { recursive: true, force: true });
 }
 
 /** Make `linkPath` a symlink to `target` (relative) with one rename of a fresh link over it. */
