@@ -43,7 +43,7 @@ const byKind = (kind) => builds.filter((b) => b.kind === kind);
 
 console.log(`\nnpm test: ${s(total)} wall (type checks ${s(types[0].ms + types[1].ms)}, vitest ${s(vitest.ms)})`);
 console.log(`tests: ${json.numPassedTests ?? '?'} passed, ${json.numFailedTests ?? '?'} failed, ${json.numPendingTests ?? 0} skipped in ${json.numTotalTestSuites ?? '?'} suites`);
-for (const kind of ['shared', 'cli', 'memory']) {
+for (const kind of ['shared', 'cli', 'main', 'memory']) {
   const list = byKind(kind);
   const sum = list.reduce((a, b) => a + b.ms, 0);
   console.log(`builds ${kind.padEnd(6)} ${String(list.length).padStart(3)}  (${s(sum)} in all)`);

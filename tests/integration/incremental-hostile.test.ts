@@ -6,6 +6,11 @@
  *
  * The cold build is made in memory with the same output path and options (host files such as
  * netlify.toml name the output folder); nothing of it touches the disk or the record.
+ *
+ * The incremental builds run the CLI's own entry in this process (`runMain`: the same option
+ * parsing, output-folder checks, "Nothing changed" shortcut, record, carry and summary as
+ * `site build`); a CLI process is spawned only where the process is what is tested: a build
+ * killed or paused in the middle, and builds of one output folder from several processes at once.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { build as coldBuild } from '../../src/build.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
 import { MemoryWriter } from '../../src/output/writer.ts';
-import { copyContent, edit, EPOCH, listFiles, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+import { copyContent, edit, EPOCH, listFiles, ROOT, runCli, runMain, tmpDir, type CliResult } from '../helpers/site.ts';
 
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'site');
 
@@ -38,7 +43,13 @@ require('module').syncBuiltinESMExports();
 `,
 );
 
+/** `site build` run in this process (the CLI's main()): what the build does with its folder and record. */
 function build(content: string, out: string, extra: string[] = [], env: Record<string, string> = {}): Promise<CliResult> {
+  return runMain(['build', '--content', content, '--out', out, ...extra], env);
+}
+
+/** `site build` in a process of its own: for a build stopped or paused from outside, and several at once. */
+function spawnBuild(content: string, out: string, extra: string[] = [], env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(['build', '--content', content, '--out', out, ...extra], env);
 }
 
@@ -51,7 +62,7 @@ async function ok(p: Promise<CliResult>): Promise<CliResult> {
 /** A build started with the carry hook: resolves once it is paused before hard-linking its first carried page; `go()` lets it finish. */
 async function pausedAtCarry(content: string, out: string, extra: string[] = []): Promise<{ pid: number; go(): void; done: Promise<CliResult> }> {
   const gate = path.join(tmpDir('inc-hostile-gate-'), 'go');
-  const done = build(content, out, extra, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${HOOK}`, HOOK_WAIT: gate });
+  const done = spawnBuild(content, out, extra, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${HOOK}`, HOOK_WAIT: gate });
   const started = Date.now();
   while (!existsSync(`${gate}.ready`)) {
     if (Date.now() - started > 30_000) throw new Error('the build never reached the carry');
@@ -180,15 +191,19 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
 
   it('a same-size edit that keeps the exact modification time, right after a build, is still seen', async () => {
     const { content, out } = fresh();
-    await ok(build(content, out));
     const file = path.join(content, POST);
-    const { mtime, atime } = statSync(file);
+    // A time a Date can hold exactly (whole milliseconds): set back after the edit, the stamp's
+    // nanoseconds are the same again (statSync's Date would drop the copy's sub-millisecond part).
+    const when = new Date(Math.floor(Date.now() / 1000) * 1000);
+    utimesSync(file, when, when);
+    await ok(build(content, out));
     const before = readFileSync(file, 'utf8');
     const after = before.replace('title: "An Evening', 'title: "An EVENING');
     expect(after.length).toBe(before.length);
     writeFileSync(file, after);
     // Same second-and-nanosecond time as the stamped one (a coarse clock tick, or a tool that keeps times).
-    utimesSync(file, atime, mtime);
+    utimesSync(file, when, when);
+    expect(statSync(file, { bigint: true }).mtimeNs).toBe(BigInt(when.getTime()) * 1_000_000n);
     const r = await ok(build(content, out));
     expect(r.stdout).toMatch(/rendered \d+ of \d+ pages \(blog\/madrid-luxury-dining\/en\.md changed\)/);
     expect(await differencesFromCold(content, out)).toEqual([]);
@@ -247,6 +262,10 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const es = readFileSync(path.join(content, 'i18n/es.yaml'), 'utf8');
     writeFileSync(path.join(content, 'versions/es-1.yaml'), es);
     writeFileSync(path.join(content, 'versions/es-2.yaml'), es.replace('  menu: Menú', '  menu: MENUX'));
+    // Both versions of the same size and time, neither recent (so neither is hashed): only the link tells them apart.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const v of ['es-1', 'es-2']) utimesSync(path.join(content, `versions/${v}.yaml`), old, old);
+    expect(statSync(path.join(content, 'versions/es-1.yaml')).size).toBe(statSync(path.join(content, 'versions/es-2.yaml')).size);
     rmSync(path.join(content, 'i18n/es.yaml'));
     symlinkSync('../versions/es-1.yaml', path.join(content, 'i18n/es.yaml'));
     await ok(build(content, out));
@@ -308,7 +327,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const { content, out } = fresh();
     await ok(build(content, out));
     edit(content, POST, /^title: .*$/m, 'title: "Changed"');
-    const results = await Promise.all([build(content, out), build(content, out), build(content, out)]);
+    const results = await Promise.all([spawnBuild(content, out), spawnBuild(content, out), spawnBuild(content, out)]);
     expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
