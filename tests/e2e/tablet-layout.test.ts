@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
 import { browserOnSite, offlineContext, settled, urlOf } from '../helpers/serve.ts';
@@ -111,7 +111,135 @@ async function orphanRows(page: Page): Promise<string[]> {
   );
 }
 
-// The tests run side by side, each in a tab of its own (they mostly wait on the browser).
+/** A page's checks at one width: the problems found (an `expect` for what must hold to check at all). */
+type Check = { ids: string; what: string; widths: number[]; run(page: Page, at: string, width: number, expect: ExpectStatic): Promise<string[]> };
+
+const tierOf = (id: string) => c.rates.tiers.find((t: { id: string }) => t.id === id);
+
+/** Where quantities and prices show: home, rates, booking, contact, about, the service and city pages. */
+const quantityRoutes = ['/', ...['rates', 'booking', 'contact', 'about', 'dinner-date', 'travel-companion'].map((id) => c.pagePath(id)), ...c.cities.map((city: { path: string }) => city.path)];
+/** The service cards a page shows: all of them on the home page, its own on a service page. */
+const cardPages = [
+  { routePath: '/', cards: c.services.cards },
+  ...c.services.cards.filter((card: { page?: string }) => card.page).map((card: { page: string }) => ({ routePath: c.pagePath(card.page), cards: [card] })),
+];
+const gridPages = ['/', c.pagePath('contact'), c.blog.path, ...c.cities.map((city: { path: string }) => city.path)];
+
+/** The checks of `routePath` in `lang`: each page is loaded once and measured at each width its checks name. */
+function checksOf(routePath: string, lang: string): Check[] {
+  const checks: Check[] = [];
+  if (quantityRoutes.includes(routePath)) {
+    const units = unitsOf(lang);
+    checks.push({
+      ids: '[R-VIS-1][R-UI-20]',
+      what: 'no number is parted from its unit, nor a price from its currency sign, at 320, 390, 768 and 1280 px',
+      widths: [320, ...WIDTHS],
+      async run(page, at, _width, expect) {
+        expect(units.length, `${lang}: units read from the text table`).toBeGreaterThan(0);
+        return (await brokenQuantities(page, units)).map((p) => `${at}: ${p}`);
+      },
+    });
+  }
+  // The amount keeps its line; the duration (its unit) is whole on one line; the line with the
+  // amount never ends with a "·" whose continuation went to the next line ("€2,000 · On request · / per day").
+  const cards = cardPages.find((p) => p.routePath === routePath)?.cards;
+  if (cards) {
+    const durations = cards.map((card: { tier: string }) => c.texts(lang)[`duration.${tierOf(card.tier).duration}`]!.replace(/\u00a0/g, ' '));
+    checks.push({
+      ids: '[R-UI-4][R-BRAND-2]',
+      what: "a service card's price line never splits a price from its unit, at 320, 390, 768 and 1280 px",
+      widths: [320, ...WIDTHS],
+      async run(page, at, _width, expect) {
+        const problems: string[] = [];
+        const amounts = await linesOf(page, 'main .price-line .price-amount');
+        const lines = await linesOf(page, 'main .price-line');
+        expect(lines.length, `${routePath}: one price line a card`).toBe(cards.length);
+        amounts.forEach((a) => a.length !== 1 && problems.push(`${at}: the amount takes ${a.length} lines: ${JSON.stringify(a)}`));
+        lines.forEach((l, i) => {
+          if (/·$/.test(l[0]!) || l.some((line) => /^·/.test(line))) problems.push(`${at}: ${JSON.stringify(l)}`);
+          if (!l.some((line) => line.includes(durations[i]!))) problems.push(`${at}: "${durations[i]}" is split: ${JSON.stringify(l)}`);
+        });
+        return problems;
+      },
+    });
+  }
+  if (routePath === '/') {
+    checks.push({
+      ids: '[R-UI-8][R-VIS-1]',
+      what: "at 768 px the call to action's text takes most of the card's width, not a thin column beside the buttons",
+      widths: [TABLET],
+      async run(page, at) {
+        const { card, text } = await page.locator('[data-cta]').evaluate((el) => ({
+          card: el.getBoundingClientRect().width,
+          text: Math.max(...[...el.querySelectorAll('.cta-primary, .cta-secondary')].map((p) => p.getBoundingClientRect().width)),
+        }));
+        return text < card * 0.6 ? [`${at}: text ${Math.round(text)} px wide in a ${Math.round(card)} px card`] : [];
+      },
+    });
+    checks.push({
+      ids: '[R-UI-16]',
+      what: "at 768 px the footer's brand column takes at least half of the footer's width",
+      widths: [TABLET],
+      async run(page, at) {
+        const { grid, brand } = await page.locator('.footer-grid').evaluate((el) => ({ grid: el.getBoundingClientRect().width, brand: el.firstElementChild!.getBoundingClientRect().width }));
+        return brand < grid / 2 ? [`${at}: brand column ${Math.round(brand)} of ${Math.round(grid)} px`] : [];
+      },
+    });
+  }
+  if (routePath === '/' || routePath === c.pagePath('contact')) {
+    checks.push({
+      ids: '[R-UI-7][R-VIS-1]',
+      what: 'venues: each card has room at 768 px, and an e-mail address stays whole on one line at 390, 768 and 1280 px',
+      widths: WIDTHS,
+      async run(page, at, width, expect) {
+        const problems: string[] = [];
+        const emails = await linesOf(page, 'main .venue a[href^="mailto:"]');
+        for (const e of emails) if (e.length !== 1) problems.push(`${at}: the e-mail breaks: ${JSON.stringify(e)}`);
+        if (width !== TABLET) return problems;
+        const widths = await page.locator('main .venue').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+        expect(widths.length).toBe(c.venues.length);
+        // 20rem: a card as wide as a phone's, no narrower (three columns left 225 px).
+        for (const w of widths) if (w < 320) problems.push(`${at}: a venue card ${Math.round(w)} px wide at 768 px`);
+        return problems;
+      },
+    });
+  }
+  if (gridPages.includes(routePath)) {
+    checks.push({
+      ids: '[R-UI-4][R-UI-7][R-UI-15]',
+      what: 'no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px',
+      widths: WIDTHS,
+      async run(page, at) {
+        return (await orphanRows(page)).map((p) => `${at}: ${p}`);
+      },
+    });
+  }
+  if (routePath === c.pagePath('about')) {
+    checks.push({
+      ids: '[R-UI-9]',
+      what: "the about page's portrait is at most 60 % of a 768 x 1024 screen's height, and no taller at 1280 px",
+      widths: [TABLET, 1280],
+      async run(page, at) {
+        const h = await page.locator('main .about-portrait img').evaluate((img) => img.getBoundingClientRect().height);
+        return h > 1024 * 0.6 ? [`${at}: the portrait is ${Math.round(h)} px tall`] : [];
+      },
+    });
+  }
+  return checks;
+}
+
+const routes = [...new Set([...quantityRoutes, ...cardPages.map((p) => p.routePath), ...gridPages, c.pagePath('about')])];
+const cases = languages.flatMap((lang: string) =>
+  routes.map((routePath) => {
+    const checks = checksOf(routePath, lang);
+    const ids = [...new Set(checks.flatMap((k) => k.ids.match(/\[R-[A-Z]+-\d+\]/g)!))].join('');
+    return { lang, routePath, checks, name: `${ids} ${lang} ${routePath}: ${checks.map((k) => k.what).join('; ')}` };
+  }),
+);
+
+// Each page is loaded once (at 768 px) and every check of it runs at each width it names: the
+// checks used to load the home page six times a language. The tests run side by side, each in a
+// tab of its own (they mostly wait on the browser).
 describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 390 and 1280 px no worse', () => {
   const env = browserOnSite();
   let context: BrowserContext;
@@ -120,140 +248,23 @@ describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 
   });
   afterAll(() => context?.close());
 
-  const open = async (page: Page, routePath: string, lang: string, width: number) => {
-    await page.setViewportSize({ width, height: 1024 });
+  it('every check has its pages, and every page at least one check', () => {
+    const ids = new Set(cases.flatMap((k) => k.checks.map((check) => check.ids)));
+    expect([...ids].sort()).toEqual(['[R-UI-16]', '[R-UI-4][R-BRAND-2]', '[R-UI-4][R-UI-7][R-UI-15]', '[R-UI-7][R-VIS-1]', '[R-UI-8][R-VIS-1]', '[R-UI-9]', '[R-VIS-1][R-UI-20]']);
+    for (const k of cases) expect(k.checks.length, `${k.lang} ${k.routePath}`).toBeGreaterThan(0);
+  });
+
+  it.for(cases.map((k) => [k.name, k] as const))('%s', async ([, { lang, routePath, checks }], { expect }) => {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    await page.setViewportSize({ width: TABLET, height: 1024 });
     await page.goto(`${env.base}${url(routePath, lang)}`);
     await settled(page);
-  };
-
-  // Where quantities and prices show, two pages a test (the tests run side by side, so a test's
-  // time is its share of the machine: larger groups took over 10 s): home, rates, booking, contact,
-  // about, the service and city pages.
-  const quantityRoutes = ['/', ...['rates', 'booking', 'contact', 'about', 'dinner-date', 'travel-companion'].map((id) => c.pagePath(id)), ...c.cities.map((city: { path: string }) => city.path)];
-  const quantityPages = Array.from({ length: Math.ceil(quantityRoutes.length / 2) }, (_, i) => quantityRoutes.slice(i * 2, i * 2 + 2));
-  const quantityCases = languages.flatMap((lang: string) => quantityPages.map((pages) => ({ lang, pages, where: pages.join(' ') })));
-
-  it.for(quantityCases)('[R-VIS-1][R-UI-20] $lang, $where: no number is parted from its unit, nor a price from its currency sign, at 320, 390, 768 and 1280 px', async ({ lang, pages }, { expect }) => {
-    const page = await context.newPage();
-    const units = unitsOf(lang);
-    expect(units.length, `${lang}: units read from the text table`).toBeGreaterThan(0);
-    const problems: string[] = [];
-    for (const routePath of pages) {
-      await open(page, routePath, lang, TABLET);
-      for (const width of [320, ...WIDTHS]) {
-        await page.setViewportSize({ width, height: 1024 });
-        for (const p of await brokenQuantities(page, units)) problems.push(`${lang} ${routePath} at ${width} px: ${p}`);
-      }
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  // The amount keeps its line; the duration (its unit) is whole on one line; the line with the
-  // amount never ends with a "·" whose continuation went to the next line ("€2,000 · On request · / per day").
-  it.for(languages)('[R-UI-4][R-BRAND-2] %s: a service card\'s and a service page\'s price line never splits a price from its unit, at 320, 390, 768 and 1280 px', async (lang, { expect }) => {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const tierOf = (id: string) => c.rates.tiers.find((t: { id: string }) => t.id === id);
-    const cardPages = [
-      { routePath: '/', cards: c.services.cards },
-      ...c.services.cards.filter((card: { page?: string }) => card.page).map((card: { page: string }) => ({ routePath: c.pagePath(card.page), cards: [card] })),
-    ];
-    for (const { routePath, cards } of cardPages) {
-      const durations = cards.map((card: { tier: string }) => c.texts(lang)[`duration.${tierOf(card.tier).duration}`]!.replace(/\u00a0/g, ' '));
-      await open(page, routePath, lang, TABLET);
-      for (const width of [320, ...WIDTHS]) {
-        await page.setViewportSize({ width, height: 1024 });
-        const amounts = await linesOf(page, 'main .price-line .price-amount');
-        const lines = await linesOf(page, 'main .price-line');
-        expect(lines.length, `${routePath}: one price line a card`).toBe(cards.length);
-        const at = `${routePath} at ${width} px`;
-        amounts.forEach((a) => a.length !== 1 && problems.push(`${at}: the amount takes ${a.length} lines: ${JSON.stringify(a)}`));
-        lines.forEach((l, i) => {
-          if (/·$/.test(l[0]!) || l.some((line) => /^·/.test(line))) problems.push(`${at}: ${JSON.stringify(l)}`);
-          if (!l.some((line) => line.includes(durations[i]!))) problems.push(`${at}: "${durations[i]}" is split: ${JSON.stringify(l)}`);
-        });
-      }
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it.for(languages)('[R-UI-8][R-VIS-1] %s: at 768 px the call to action\'s text takes most of the card\'s width, not a thin column beside the buttons', async (lang, { expect }) => {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    {
-      await open(page, '/', lang, TABLET);
-      const { card, text } = await page.locator('[data-cta]').evaluate((el) => ({
-        card: el.getBoundingClientRect().width,
-        text: Math.max(...[...el.querySelectorAll('.cta-primary, .cta-secondary')].map((p) => p.getBoundingClientRect().width)),
-      }));
-      if (text < card * 0.6) problems.push(`${lang}: text ${Math.round(text)} px wide in a ${Math.round(card)} px card`);
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it.for(languages)('[R-UI-7][R-VIS-1] %s: venues: each card has room at 768 px, and an e-mail address stays whole on one line at 390, 768 and 1280 px', async (lang, { expect }) => {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    for (const routePath of ['/', c.pagePath('contact')]) {
-      await open(page, routePath, lang, TABLET);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 1024 });
-        const emails = await linesOf(page, 'main .venue a[href^="mailto:"]');
-        for (const e of emails) if (e.length !== 1) problems.push(`${routePath} at ${width} px: the e-mail breaks: ${JSON.stringify(e)}`);
-        if (width !== TABLET) continue;
-        const widths = await page.locator('main .venue').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
-        expect(widths.length).toBe(c.venues.length);
-        // 20rem: a card as wide as a phone's, no narrower (three columns left 225 px).
-        for (const w of widths) if (w < 320) problems.push(`${routePath}: a venue card ${Math.round(w)} px wide at 768 px`);
-      }
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  // Two tests per language, three pages each at three widths (the tests run side by side: a
-  // language's six pages in one test took 6.4 s alone).
-  const gridPages = ['/', c.pagePath('contact'), c.blog.path, ...c.cities.map((city: { path: string }) => city.path)];
-  const gridCases = languages.flatMap((lang: string) => [gridPages.slice(0, 3), gridPages.slice(3)].filter((g) => g.length).map((pages) => ({ lang, pages, where: pages.join(' ') })));
-  it.for(gridCases)('[R-UI-4][R-UI-7][R-UI-15] $lang, $where: no card grid leaves one card alone in its last row beside fuller rows, at 390, 768 and 1280 px', async ({ lang, pages }, { expect }) => {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    for (const routePath of pages) {
-      await open(page, routePath, lang, TABLET);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 1024 });
-        for (const p of await orphanRows(page)) problems.push(`${routePath} at ${width} px: ${p}`);
-      }
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it.for(languages)('[R-UI-9] %s: the about page\'s portrait is at most 60 % of a 768 x 1024 screen\'s height, and no taller at 1280 px', async (lang, { expect }) => {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    {
-      await open(page, c.pagePath('about'), lang, TABLET);
-      for (const width of [TABLET, 1280]) {
-        await page.setViewportSize({ width, height: 1024 });
-        const h = await page.locator('main .about-portrait img').evaluate((img) => img.getBoundingClientRect().height);
-        if (h > 1024 * 0.6) problems.push(`${lang} at ${width} px: the portrait is ${Math.round(h)} px tall`);
-      }
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it.for(languages)('[R-UI-16] %s: at 768 px the footer\'s brand column takes at least half of the footer\'s width', async (lang, { expect }) => {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    {
-      await open(page, '/', lang, TABLET);
-      const { grid, brand } = await page.locator('.footer-grid').evaluate((el) => ({ grid: el.getBoundingClientRect().width, brand: el.firstElementChild!.getBoundingClientRect().width }));
-      if (brand < grid / 2) problems.push(`${lang}: brand column ${Math.round(brand)} of ${Math.round(grid)} px`);
+    for (const width of [320, ...WIDTHS]) {
+      const due = checks.filter((k) => k.widths.includes(width));
+      if (!due.length) continue;
+      await page.setViewportSize({ width, height: 1024 });
+      for (const check of due) problems.push(...(await check.run(page, `${lang} ${routePath} at ${width} px`, width, expect)));
     }
     expect(problems).toEqual([]);
     await page.close();
