@@ -1,7 +1,8 @@
 /**
  * Layout defects a reviewer found at phone widths (issue 22, "Defects"), in every language of the
- * shipped site: the contact page's opening hours, the skip links, and the space between a page's
- * photo and the next section's divider. Pages and languages come from the content under test.
+ * shipped site: the skip links. (The contact page's opening hours and the space between a page's
+ * photo and the next section's divider are checked with the other layout checks, one page load
+ * each: tablet-layout.test.ts.) Languages come from the content under test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -15,9 +16,7 @@ if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 const c = shipped();
 /** The published languages (draft ones are not in site.yaml languages). */
 const languages = c.languages;
-const pagePath = c.pagePath;
 const url = (routePath: string, lang: string) => urlOf(c.file(routePath, lang));
-const WIDTHS = [320, 390, 768, 1280];
 
 describe.skipIf(!hasChrome)('layout at phone widths, every language (issue 22)', () => {
   const env = browserOnSite();
@@ -28,23 +27,6 @@ describe.skipIf(!hasChrome)('layout at phone widths, every language (issue 22)',
     page = await context.newPage();
   });
   afterAll(() => context?.close());
-
-  it('[R-UI-12] /contact: each opening-hours value stays on one line at 320, 390, 768 and 1280 px', async () => {
-    const problems: string[] = [];
-    for (const lang of languages) {
-      await page.setViewportSize({ width: 320, height: 568 });
-      await page.goto(`${env.base}${url(pagePath('contact'), lang)}`);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 800 });
-        const values = await page.locator('#availability dd').evaluateAll((dds) =>
-          dds.map((dd) => ({ text: dd.textContent!.trim(), height: dd.getBoundingClientRect().height, width: dd.getBoundingClientRect().width, line: parseFloat(getComputedStyle(dd).lineHeight) })),
-        );
-        expect(values.length, `${lang}: the hours are listed`).toBeGreaterThan(0);
-        for (const v of values) if (v.height > v.line * 1.5) problems.push(`${lang} at ${width}px: "${v.text}" wraps (${Math.round(v.width)} px wide, ${Math.round(v.height)} px tall)`);
-      }
-    }
-    expect(problems).toEqual([]);
-  });
 
   it('[R-UI-2] the skip links show nothing until focused, then show whole, at 320 px', async () => {
     await page.setViewportSize({ width: 320, height: 568 });
@@ -81,24 +63,4 @@ describe.skipIf(!hasChrome)('layout at phone widths, every language (issue 22)',
   });
 
   // One test per language (all four in one took 10.1 s in an idle CI run).
-  it.each(languages)('[R-UI-9][R-UI-13] %s: city pages and /about: the photo keeps a section\'s spacing above the next divider at every width', async (lang) => {
-    const routes = [...c.cities.filter((city: { image?: string }) => city.image).map((city: { path: string }) => city.path), pagePath('about')];
-    expect(routes.length).toBeGreaterThan(1);
-    const problems: string[] = [];
-      for (const r of routes) {
-        await page.setViewportSize({ width: 320, height: 568 });
-        await page.goto(`${env.base}${url(r, lang)}`);
-        for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: 800 });
-          const m = await page.evaluate(() => {
-            const img = document.querySelector('main picture img')!;
-            const next = [...document.querySelectorAll('main section.section')].find((s) => s.getBoundingClientRect().top >= img.getBoundingClientRect().top)!;
-            return { gap: next.getBoundingClientRect().top - img.getBoundingClientRect().bottom, padding: parseFloat(getComputedStyle(next).paddingTop) };
-          });
-          // As much space above the divider as the section keeps below it.
-          if (m.gap < m.padding - 1) problems.push(`${url(r, lang)} at ${width}px: ${Math.round(m.gap)} px between the photo and the divider (the section keeps ${m.padding} px)`);
-        }
-      }
-    expect(problems).toEqual([]);
-  });
 });

@@ -1,10 +1,18 @@
 /**
- * Layout defects a design review found at tablet width (768 px), in every language of the shipped
- * site, checked again at 390 and 1280 px so that the fixes do not move the defects there: quantities
- * ("3 часа", "2 000 €") never break inside, a service card's price line never splits a price from
- * its unit, the call to action's text, the venues, the footer's brand and the about page's portrait
- * get room, and no card grid leaves one card alone in its last row. Icons are drawn, not arrow
- * characters. Pages, languages, units and texts come from the content under test.
+ * Layout at every width, in every language of the shipped site; pages, languages, units and texts
+ * come from the content under test. Each page is loaded once and every check of it runs at each
+ * width it names (the checks used to load the home page nine times a language).
+ *
+ * Defects a design review found at tablet width (768 px), checked again at 390 and 1280 px so
+ * that the fixes do not move the defects there: quantities ("3 часа", "2 000 €") never break
+ * inside, a service card's price line never splits a price from its unit, the call to action's
+ * text, the venues, the footer's brand and the about page's portrait get room, and no card grid
+ * leaves one card alone in its last row. Icons are drawn, not arrow characters.
+ *
+ * Defects a reviewer found at phone widths (issue 22; the skip links are layout-defects.test.ts's):
+ * the contact page's opening hours stay on one line, a page's photo keeps a section's spacing
+ * above the next divider, the health card's button and the phone bar's WhatsApp button take one
+ * line at 320 px, and a blog category title keeps its "·" with the word before it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -225,14 +233,124 @@ function checksOf(routePath: string, lang: string): Check[] {
       },
     });
   }
+  if (routePath === c.pagePath('contact')) {
+    checks.push({
+      ids: '[R-UI-12]',
+      what: 'each opening-hours value stays on one line at 320, 390, 768 and 1280 px',
+      widths: [320, ...WIDTHS],
+      async run(page, at, _width, expect) {
+        const values = await page.locator('#availability dd').evaluateAll((dds) =>
+          dds.map((dd) => ({ text: dd.textContent!.trim(), height: dd.getBoundingClientRect().height, width: dd.getBoundingClientRect().width, line: parseFloat(getComputedStyle(dd).lineHeight) })),
+        );
+        expect(values.length, `${lang}: the hours are listed`).toBeGreaterThan(0);
+        return values.filter((v) => v.height > v.line * 1.5).map((v) => `${at}: "${v.text}" wraps (${Math.round(v.width)} px wide, ${Math.round(v.height)} px tall)`);
+      },
+    });
+  }
+  if (photoPages.includes(routePath)) {
+    checks.push({
+      ids: '[R-UI-9][R-UI-13]',
+      what: "the photo keeps a section's spacing above the next divider at every width",
+      widths: [320, ...WIDTHS],
+      async run(page, at) {
+        const m = await page.evaluate(() => {
+          const img = document.querySelector('main picture img')!;
+          const next = [...document.querySelectorAll('main section.section')].find((s) => s.getBoundingClientRect().top >= img.getBoundingClientRect().top)!;
+          return { gap: next.getBoundingClientRect().top - img.getBoundingClientRect().bottom, padding: parseFloat(getComputedStyle(next).paddingTop) };
+        });
+        return m.gap < m.padding - 1 ? [`${at}: ${Math.round(m.gap)} px between the photo and the divider (the section keeps ${m.padding} px)`] : [];
+      },
+    });
+  }
+  if (routePath === '/') {
+    const texts = c.texts(lang);
+    checks.push({
+      ids: '',
+      what: "at 320 px, the health button and the phone bar's WhatsApp button each take one line",
+      widths: [320],
+      async run(page, at, _width, expect) {
+        const problems: string[] = [];
+        for (const [selector, key] of [['.health-card a.button', 'health.open'], ['.cta-bar [data-whatsapp]', 'cta.whatsapp']] as const) {
+          const got = await lineBoxes(page, selector);
+          expect(got.text, `${lang}: ${selector} shows ${key}`).toBe(texts[key] ?? texts['contact.whatsapp']);
+          if (got.lines !== 1) problems.push(`${at}: "${got.text}" (${selector}) takes ${got.lines} lines`);
+        }
+        return problems;
+      },
+    });
+  }
+  const category = categoryPages(lang).find((k) => k.routePath === routePath);
+  if (category) {
+    checks.push({
+      ids: '',
+      what: 'at 320 and 390 px, a category title never starts a line with its "·", which stays with the word before it',
+      widths: [320, 390],
+      async run(page, at) {
+        const problems: string[] = [];
+        const lines = await headingLines(page);
+        const heading = lines.join('');
+        if (heading !== category.expected) problems.push(`${at}: the heading reads "${heading}", not "${category.expected}"`);
+        if (!/\u00a0·/.test(heading)) problems.push(`${at}: no no-break space before the "·" ("${heading}")`);
+        if (lines.some((l) => l.trimStart().startsWith('·'))) problems.push(`${at}: a line starts with the "·" (${JSON.stringify(lines)})`);
+        return problems;
+      },
+    });
+  }
   return checks;
 }
 
-const routes = [...new Set([...quantityRoutes, ...cardPages.map((p) => p.routePath), ...gridPages, c.pagePath('about')])];
+/** Pages with a photo: the city pages that have one, and the about page. */
+const photoPages = [...c.cities.filter((city: { image?: string }) => city.image).map((city: { path: string }) => city.path), c.pagePath('about')];
+/** The blog category pages whose title has a "·" in `lang`, and that title. */
+function categoryPages(lang: string): { routePath: string; expected: string }[] {
+  const texts = c.texts(lang);
+  return (c.blog.categories as string[])
+    .map((id) => ({ routePath: `${c.blog.path}/category/${id}`, expected: texts['page.category.title']!.replace('{category}', texts[`blog.category.${id}`]!) }))
+    .filter((k) => k.expected.includes('·'));
+}
+
+/** The element's own text (not its visually hidden parts) and how many line boxes it takes. */
+async function lineBoxes(page: Page, selector: string): Promise<{ text: string; lines: number }> {
+  return page.locator(selector).first().evaluate((el) => {
+    const lines = new Set<number>();
+    let text = '';
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement!.closest('.visually-hidden')) continue;
+      text += n.textContent;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.width > 0) lines.add(Math.round(r.top));
+    }
+    return { text: text.trim(), lines: lines.size };
+  });
+}
+
+/** The lines of the h1's first text node, as text. */
+async function headingLines(page: Page): Promise<string[]> {
+  return page.locator('h1').evaluate((h1) => {
+    const text = h1.firstChild as Text;
+    const out: string[] = [];
+    let top: number | undefined;
+    for (let i = 0; i < text.length; i++) {
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const r = [...range.getClientRects()].find((x) => x.width > 0);
+      if (r && top !== undefined && Math.abs(r.top - top) > 4) out.push('');
+      if (r) top = r.top;
+      if (!out.length) out.push('');
+      out[out.length - 1] = `${out[out.length - 1] ?? ''}${text.data[i] ?? ''}`;
+    }
+    return out;
+  });
+}
+
+const routes = [...new Set([...quantityRoutes, ...cardPages.map((p) => p.routePath), ...gridPages, c.pagePath('about'), c.pagePath('contact'), ...photoPages])];
 const cases = languages.flatMap((lang: string) =>
-  routes.map((routePath) => {
+  [...routes, ...categoryPages(lang).map((k) => k.routePath)].map((routePath) => {
     const checks = checksOf(routePath, lang);
-    const ids = [...new Set(checks.flatMap((k) => k.ids.match(/\[R-[A-Z]+-\d+\]/g)!))].join('');
+    const ids = [...new Set(checks.flatMap((k) => k.ids.match(/\[R-[A-Z]+-\d+\]/g) ?? []))].join('');
     return { lang, routePath, checks, name: `${ids} ${lang} ${routePath}: ${checks.map((k) => k.what).join('; ')}` };
   }),
 );
@@ -240,7 +358,7 @@ const cases = languages.flatMap((lang: string) =>
 // Each page is loaded once (at 768 px) and every check of it runs at each width it names: the
 // checks used to load the home page six times a language. The tests run side by side, each in a
 // tab of its own (they mostly wait on the browser).
-describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 390 and 1280 px no worse', () => {
+describe.skipIf(!hasChrome).concurrent('layout at 320, 390, 768 and 1280 px, every language and page', () => {
   const env = browserOnSite();
   let context: BrowserContext;
   beforeAll(async () => {
@@ -250,7 +368,8 @@ describe.skipIf(!hasChrome).concurrent('tablet layout (768 px), every language; 
 
   it('every check has its pages, and every page at least one check', () => {
     const ids = new Set(cases.flatMap((k) => k.checks.map((check) => check.ids)));
-    expect([...ids].sort()).toEqual(['[R-UI-16]', '[R-UI-4][R-BRAND-2]', '[R-UI-4][R-UI-7][R-UI-15]', '[R-UI-7][R-VIS-1]', '[R-UI-8][R-VIS-1]', '[R-UI-9]', '[R-VIS-1][R-UI-20]']);
+    expect([...ids].sort()).toEqual(['', '[R-UI-12]', '[R-UI-16]', '[R-UI-4][R-BRAND-2]', '[R-UI-4][R-UI-7][R-UI-15]', '[R-UI-7][R-VIS-1]', '[R-UI-8][R-VIS-1]', '[R-UI-9]', '[R-UI-9][R-UI-13]', '[R-VIS-1][R-UI-20]']);
+    expect(photoPages.length, 'pages with a photo').toBeGreaterThan(1);
     for (const k of cases) expect(k.checks.length, `${k.lang} ${k.routePath}`).toBeGreaterThan(0);
   });
 
