@@ -23,6 +23,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: two test files at a time, the longest first across the tiers (tests/setup/sequencer.ts).
     maxWorkers: 2,
+    // Each worker process runs file after file with the modules it already loaded (the generator,
+    // React, playwright): a fresh process and module graph per file cost 37.7 s of the workers'
+    // time in an idle run. No test file mocks a module; the few that stub env or modules undo it.
+    isolate: false,
     sequence: { sequencer: LongestFirstSequencer },
     // The default report, then the longest test, collection and hooks (the 10 s budget).
     reporters: ['default', './tests/setup/timing-reporter.ts'],
