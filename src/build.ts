@@ -24,7 +24,7 @@ import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { assetsKey, readsAfterRender, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
@@ -136,7 +136,8 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     await writer.abort();
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || (config.strict && d.severity === 'warning')));
   };
-  const compiling = compileCode(config, cache, record?.stamps.code);
+  // Builds without a record (in memory: tests, `site check`) key their compiled code the same way.
+  const compiling = compileCode(config, cache, record?.stamps.compiled ?? (cache ? undefined : (await codeInputs(config)).compiled));
 
   const model = await compiling.model.catch((err: unknown) => {
     if (err instanceof BuildError) for (const d of err.diagnostics) diags.add(d);
@@ -197,6 +198,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     const unrecorded = await writeRecord(config, {
       key: stamps.key,
       code: stamps.code,
+      compiled: stamps.compiled,
       codeStamps: stamps.codeStamps,
       content: stamps.content,
       today: site.today,

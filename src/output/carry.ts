@@ -20,6 +20,8 @@ export interface BuildRecord {
   key: string;
   /** The non-content part of the key: another one means every page is rendered again. */
   code?: string;
+  /** The part of `code` that compiles: the name of the kept compiled code (`code-<compiled>.v8`). */
+  compiled?: string;
   /** Content file stamps (what changed since, for the summary), and the code files' stamps that carry a hash. */
   content?: Record<string, string>;
   codeStamps?: Record<string, string>;
@@ -61,12 +63,31 @@ export interface InputStamps {
   content: Record<string, string>;
   /** Stamps of templates, client and generator files that carry a content hash (modified just before). */
   codeStamps: Record<string, string>;
+  /** The part of `code` that compiles (templates, client, generator): the key of the kept compiled code. */
+  compiled: string;
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
+  const { code: codeKey, codeStamps, compiled } = await codeInputs(config, before);
+  const content: Record<string, string> = {};
+  const key = createHash('sha256').update(codeKey).update(config.today);
+  for (const f of contentFiles(config.contentDir)) {
+    content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
+    key.update(`${f}\0${content[f]}\n`);
+  }
+  return { key: key.digest('hex'), code: codeKey, codeStamps, compiled, content };
+}
+
+/**
+ * The key of everything a build reads but content (`InputStamps.code`): templates, client,
+ * generator, lock file and options. Builds without a record (in memory) use it too, to take their
+ * compiled templates, model and client script from the last build of the same code.
+ */
+export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'codeStamps' | 'compiled'>> {
+  // What compiles (templates, client, generator): the compiled code's key; then the options and the content folder.
   const code = createHash('sha256');
   const codeStamps: Record<string, string> = {};
-  code.update(JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, dirs: [config.contentDir, config.templatesDir, config.clientDir] }));
+  code.update(JSON.stringify([config.templatesDir, config.clientDir]));
   for (const [label, dir] of [
     ['templates', config.templatesDir],
     ['client', config.clientDir],
@@ -79,14 +100,9 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
     }
   }
   for (const f of ['bin/site.js', 'package-lock.json']) code.update(`${f}\0${stamp(path.join(config.projectRoot, f))}\n`);
-  const codeKey = code.digest('hex');
-  const content: Record<string, string> = {};
-  const key = createHash('sha256').update(codeKey).update(config.today);
-  for (const f of contentFiles(config.contentDir)) {
-    content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
-    key.update(`${f}\0${content[f]}\n`);
-  }
-  return { key: key.digest('hex'), code: codeKey, codeStamps, content };
+  const compiled = code.digest('hex');
+  const options = JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, content: config.contentDir });
+  return { code: createHash('sha256').update(compiled).update(options).digest('hex'), codeStamps, compiled };
 }
 
 /**
@@ -179,7 +195,7 @@ function isRecord(r: unknown): r is BuildRecord {
   const table = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
   return (
     typeof r === 'object' && r !== null && str(o.key) && opt(o.build, str) && strings(o.files) && Array.isArray(o.diagnostics) && typeof o.stats === 'object' && o.stats !== null &&
-    opt(o.code, str) && opt(o.content, table) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
+    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
   );
 }
 

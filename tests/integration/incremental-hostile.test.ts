@@ -77,8 +77,9 @@ function recordFile(out: string): string {
 }
 
 function codeFile(out: string): string {
-  const record = JSON.parse(readFileSync(recordFile(out), 'utf8')) as { code: string };
-  return path.join(CACHE, `code-${record.code.slice(0, 16)}.v8`);
+  // Named by the compiling part of the code key (templates, client, generator; not the options).
+  const record = JSON.parse(readFileSync(recordFile(out), 'utf8')) as { compiled: string };
+  return path.join(CACHE, `code-${record.compiled.slice(0, 16)}.v8`);
 }
 
 function postsFile(content: string, out: string): string {
@@ -404,6 +405,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const file = codeFile(out);
     // Written in the background after the templates compile: wait for it.
     for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(file), `the build kept no compiled code at ${file}`).toBe(true);
     truncateSync(file, 1000);
     edit(content, POST, /^title: .*$/m, 'title: "Changed 1"');
     await ok(build(content, out));
@@ -418,6 +420,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     await ok(build(content, out));
     const file = codeFile(out);
     for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(file), `the build kept no compiled code at ${file}`).toBe(true);
     writeFileSync(file, serialize({}));
     edit(content, POST, /^title: .*$/m, 'title: "Changed"');
     const r = await build(content, out);
