@@ -478,11 +478,6 @@ function parseMatter(rel: string, matter: string, diags: Diagnostics) {
   return file && validate(file, S.postSchema, diags);
 }
 
-/**
- * Posts' parsed front matter kept between one-shot builds (a file in the build cache): loading
- * 4,000 posts spends most of its time parsing and validating YAML. Keyed by each post's front
- * matter text, so an edited post is parsed again whatever its file's time says. Plain data only.
- */
 /** A parse cache read from disk that knows whether anything was added or replaced since. */
 class KeptCache extends Map<string, { source: string; value: unknown }> {
   changed = false;
@@ -492,6 +487,11 @@ class KeptCache extends Map<string, { source: string; value: unknown }> {
   }
 }
 
+/**
+ * Posts' parsed front matter kept between one-shot builds (a file in the build cache): loading
+ * 4,000 posts spends most of its time parsing and validating YAML. Keyed by each post's front
+ * matter text, so an edited post is parsed again whatever its file's time says. Plain data only.
+ */
 export const postCache = {
   /** One file per content folder; `code` (the generator's and the model's sources) is part of its name: their schemas made the values. */
   file: (cacheDir: string, contentDir: string, code: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}-${code.slice(0, 12)}.v8`),

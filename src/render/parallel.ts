@@ -50,8 +50,8 @@ const MIN_ROUTES = Number(process.env.SITE_MIN_PARALLEL_ROUTES) || 8000;
  * From this many posts to render, a build below MIN_ROUTES renders markdown on the second core
  * (MarkdownHelper): 4,000 posts save ~150 ms of a 1.2 s build; a few posts would only pay the
  * helper's start-up. An incremental build follows the same two rules for what it renders (a text
- * every page shows renders every page): page workers at 4,704 routes measured 2.4-2.5 s against
- * 2.9-3.6 s on one thread with the helper's (2026-11-26, 4,000 posts, a busy 2-core machine).
+ * every page shows renders every page): at 4,704 routes, page workers measured 2.9-3.6 s against
+ * 2.4-2.5 s on one thread (2026-11-26, 4,000 posts, a busy 2-core machine).
  */
 const MIN_HELPER_POSTS = Number(process.env.SITE_MIN_MARKDOWN_HELPER_POSTS) || 300;
 
