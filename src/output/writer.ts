@@ -7,7 +7,7 @@ import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
 import { carryOver } from './carry.ts';
-import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTreeAsync, swapIn, WEB, writeMarker } from './publish.ts';
+import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTree, swapIn, WEB, writeMarker } from './publish.ts';
 
 /** Where rendered files go: the disk with an atomic swap (build) or in place by changes (watch). */
 export interface Writer {
@@ -151,14 +151,14 @@ export class DiskWriter implements Writer {
     this.published = publishedHere = true;
     await pauseAsync('published');
     failPoint('published');
-    for (const p of old) await removeTreeAsync(p);
+    for (const p of old) await removeTree(p);
     removeLeftovers(this.outDir);
   }
 
   /** Drop this build's folder, unless it was published: a live build is never removed. */
   async abort(): Promise<void> {
     unpublished.delete(this);
-    if (!this.published) await removeTreeAsync(this.build);
+    if (!this.published) await removeTree(this.build);
   }
 }
 
