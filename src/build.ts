@@ -202,7 +202,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       codeStamps: stamps.codeStamps,
       content: stamps.content,
       today: site.today,
-      routes: Object.fromEntries(plan.keys),
+      routes: Object.fromEntries(plan.keys!), // taken by the render stage at the latest
       assets: plan.assets,
       missingTexts: plan.missingTexts,
       readsPosts: [...(plan.readsPosts ?? [])].sort(),
@@ -220,7 +220,8 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
 /** An incremental build's plan: each route's input key, which routes to render and why. */
 interface RoutePlan {
-  keys: Map<string, string>;
+  /** Undefined until taken: a plan that renders every route takes them once, after rendering. */
+  keys?: Map<string, string>;
   /** Routes to render; undefined: every route (`why` says why). */
   selected?: Route[];
   why: string;
@@ -243,23 +244,9 @@ interface RoutePlan {
 function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, site: Site, routes: RouteTable, model: SiteModel): RoutePlan {
   const readsPosts = last?.readsPosts && new Set(last.readsPosts);
   const rekey = (reads: (file: string) => boolean) => routeKeys(site, routes, model, stamps.code, reads);
-  const assumed = () => routeKeys(site, routes, model, stamps.code, readsPosts && ((file) => readsPosts.has(file)));
-  // Rendering everything needs no keys first: they are taken once, for the record (hashing every
-  // route's inputs is ~50 ms at 4,700 routes, and what pages read is known only after rendering).
-  const all = (why: string): RoutePlan => {
-    let keys: Map<string, string> | undefined;
-    return {
-      get keys() {
-        return (keys ??= assumed());
-      },
-      set keys(k) {
-        keys = k;
-      },
-      why,
-      readsPosts,
-      rekey,
-    };
-  };
+  // Rendering everything needs no keys first: they are taken once, after rendering, with what the
+  // pages read (hashing every route's inputs is ~50 ms at 4,700 routes).
+  const all = (why: string): RoutePlan => ({ why, readsPosts, rekey });
   if (!last) return all('no earlier build of this output folder is recorded');
   if (!last.routes || !last.content) return all('the last build was recorded by an earlier version');
   if (last.build === undefined || last.build !== liveBuild(config.outDir)) return all('the build in place is not the one recorded (an interrupted build, or a replaced folder)');
@@ -268,7 +255,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const changed = changedFiles(last.content, stamps.content);
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
-  const keys = assumed();
+  const keys = routeKeys(site, routes, model, stamps.code, readsPosts && ((file) => readsPosts.has(file)));
   return { keys, readsPosts, rekey, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
 }
 
@@ -611,7 +598,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     // What the rendered pages read now: the keys are taken again where it is not what they assumed.
     const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), r.plan.readsPosts, state.readsPosts);
     r.plan.readsPosts = reads;
-    if (changed) r.plan.keys = r.plan.rekey((file) => reads.has(file));
+    if (changed || !r.plan.keys) r.plan.keys = r.plan.rekey((file) => reads.has(file));
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, entries] of missing) {
