@@ -61,6 +61,4 @@ describe.skipIf(!hasChrome)('layout at phone widths, every language (issue 22)',
     }
     expect(problems).toEqual([]);
   });
-
-  // One test per language (all four in one took 10.1 s in an idle CI run).
 });
