@@ -4,7 +4,7 @@
  * may look different for it: the first screen is complete without the linked file, and nothing
  * below it is ever shown before that file has loaded (no flash of unstyled content).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
 import { browserOnSite, offlineContext, settled } from '../helpers/serve.ts';
@@ -41,24 +41,23 @@ function firstScreen(page: Page) {
 
 describe.skipIf(!hasChrome)('[R-VIS-8] the first screen inline, the rest of the stylesheet after it', () => {
   const env = browserOnSite();
-  const contexts: BrowserContext[] = [];
-  const open = async (width: number) => {
+  let context: BrowserContext;
+  /** The page as it loads, and the page without its linked stylesheet; each test loads both again. */
+  let page: Page;
+  let without: Page;
+  beforeAll(async () => {
     // The banner's choice made, so both loads show the same first screen.
-    const context = await offlineContext(env.browser, { width, height: 800, consentDeclined: `${c.site.storageKey}.consent` });
-    contexts.push(context);
-    return context.newPage();
-  };
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
+    context = await offlineContext(env.browser, { width: 390, height: 800, consentDeclined: `${c.site.storageKey}.consent` });
+    [page, without] = await Promise.all([context.newPage(), context.newPage()]);
+    await without.route(STYLESHEET, (route) => route.abort());
   });
+  afterAll(() => context?.close());
 
   // One test a language: both pages loaded once at 390 px, compared, then both resized to 1280 px
   // and compared again (a load per width and language took two loads more each; all four
   // languages in one test took 10.3 s in an idle run).
   it.each(homes)('at 390 and 1280 px, every element above the linked stylesheet looks the same without it: $lang', async ({ path }) => {
-    const page = await open(390);
-    const without = await open(390);
-    await without.route(STYLESHEET, (route) => route.abort());
+    for (const p of [page, without]) await p.setViewportSize({ width: 390, height: 800 });
     await page.goto(`${env.base}${path}`);
     await settled(page);
     await without.goto(`${env.base}${path}`);
@@ -87,7 +86,7 @@ describe.skipIf(!hasChrome)('[R-VIS-8] the first screen inline, the rest of the 
   });
 
   it('while the stylesheet loads, the first screen is painted and nothing below it is on the page yet', async () => {
-    const page = await open(390);
+    const page = await context.newPage();
     for (const { path } of homes) {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));

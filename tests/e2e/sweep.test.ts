@@ -5,9 +5,9 @@
  * screen at 320, 390, 768 and 1280 px. One sweep for both: each page load is the costly part, and
  * a test loads its pages a few tabs at a time (inTabs), as a load mostly waits.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
-import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromePath, NO_CHROME_MESSAGE, sharedBrowser, tabPool } from '../helpers/browser.ts';
 import { inTabs, MAX_PAGES_PER_TEST, pageGroups, siteLanguages, urlPathOf } from '../helpers/groups.ts';
 import { settled } from '../helpers/serve.ts';
 import { shippedOut, siteWithHeadersUrl } from '../helpers/shared.ts';
@@ -26,11 +26,28 @@ describe.skipIf(!hasChrome)('[R-SAFE-7][R-VIS-1] every page in Chromium with the
   const shared = sharedBrowser();
   const base = siteWithHeadersUrl();
   let context: BrowserContext;
+  /** Where each tab reports its errors: the list of the test using it. */
+  const problemsOf = new Map<Page, string[]>();
+  // The file's tabs, reused from test to test (tabPool).
+  const tabs = tabPool(
+    () => context,
+    async (page) => {
+      const report = (text: string) => problemsOf.get(page)!.push(`${page.url()}: ${text}`);
+      page.on('console', (m) => {
+        if (m.type() === 'error') report(m.text());
+      });
+      page.on('pageerror', (e) => report(e.message));
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+      });
+    },
+  );
   beforeAll(async () => {
     context = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
     // Tests never reach out: external requests are answered here.
     await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 204, body: '' }));
   });
+  afterAll(() => tabs.close());
 
   it('[R-SAFE-7][R-VIS-1] the sweep covers every page and every language, in groups of at most MAX_PAGES_PER_TEST', () => {
     expect(groups.flatMap((g) => g.files).sort()).toEqual(htmlFiles(out).filter((f) => !f.startsWith('s/')).sort());
@@ -45,14 +62,8 @@ describe.skipIf(!hasChrome)('[R-SAFE-7][R-VIS-1] every page in Chromium with the
     const problems: string[] = [];
     // The group's pages a few at a time, each tab loading one page after another (TABS_PER_TEST).
     const openTab = async () => {
-      const page = await context.newPage();
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`${page.url()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-      });
+      const page = await tabs.take();
+      problemsOf.set(page, problems);
       return page;
     };
     await inTabs(files, openTab, async (f, page) => {
@@ -84,7 +95,7 @@ describe.skipIf(!hasChrome)('[R-SAFE-7][R-VIS-1] every page in Chromium with the
         });
         for (const p of found) problems.push(`${urlPathOf(f)} at ${width}px: ${p}`);
       }
-    }, (page) => page.close());
+    }, async (page) => tabs.give(page));
     expect(problems).toEqual([]);
   });
 });

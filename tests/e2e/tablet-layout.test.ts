@@ -18,7 +18,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromePath, NO_CHROME_MESSAGE } from '../helpers/browser.ts';
+import { chromePath, NO_CHROME_MESSAGE, tabPool } from '../helpers/browser.ts';
 import { browserOnSite, offlineContext, settled, urlOf } from '../helpers/serve.ts';
 import { shipped } from '../helpers/content.ts';
 import { shippedOut } from '../helpers/shared.ts';
@@ -368,10 +368,15 @@ const cases = languages.flatMap((lang: string) =>
 describe.skipIf(!hasChrome).concurrent('layout at 320, 390, 768 and 1280 px, every language and page', () => {
   const env = browserOnSite();
   let context: BrowserContext;
+  // The file's tabs, reused from test to test (tabPool).
+  const tabs = tabPool(() => context);
   beforeAll(async () => {
     context = await offlineContext(env.browser, { width: TABLET, height: 1024, consentDeclined: `${c.site.storageKey}.consent` });
   });
-  afterAll(() => context?.close());
+  afterAll(async () => {
+    await tabs.close();
+    await context?.close();
+  });
 
   it('every check has its pages, and every page at least one check', () => {
     const ids = new Set(cases.flatMap((k) => k.checks.map((check) => check.ids)));
@@ -381,7 +386,7 @@ describe.skipIf(!hasChrome).concurrent('layout at 320, 390, 768 and 1280 px, eve
   });
 
   it.for(cases.map((k) => [k.name, k] as const))('%s', async ([, { lang, routePath, checks }], { expect }) => {
-    const page = await context.newPage();
+    const page = await tabs.take();
     const problems: string[] = [];
     await page.setViewportSize({ width: TABLET, height: 1024 });
     await page.goto(`${env.base}${url(routePath, lang)}`);
@@ -392,8 +397,8 @@ describe.skipIf(!hasChrome).concurrent('layout at 320, 390, 768 and 1280 px, eve
       await page.setViewportSize({ width, height: 1024 });
       for (const check of due) problems.push(...(await check.run(page, `${lang} ${routePath} at ${width} px`, width, expect)));
     }
+    tabs.give(page);
     expect(problems).toEqual([]);
-    await page.close();
   });
 });
 
