@@ -188,7 +188,7 @@ const STOP_GRACE_MS = 700;
 async function runWatch(opts: CliOptions & { port: string; host: string }): Promise<number> {
   // Listening from the start: Ctrl-C during the first build (or a render stuck in it) stops too.
   const stopped = untilStopped();
-  const { devOutDir } = await import('./watch/devdir.ts');
+  const { devOutDir, removeDevOutDir } = await import('./watch/devdir.ts');
   // `--host` here is the address to serve on, not a deploy host (build's `--host netlify`).
   const base = resolveConfig({ ...opts, host: undefined });
   // Never the production output folder: drafts and half-edited pages must not reach a deploy.
@@ -204,6 +204,8 @@ async function runWatch(opts: CliOptions & { port: string; host: string }): Prom
   // A clean stop when it is quick; an exit within a second regardless (a stuck render, a slow socket).
   setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   await (handle ?? (await starting.catch(() => undefined)))?.close();
+  // The dev folder is this session's alone (emptied at start): it goes with it.
+  removeDevOutDir(config.outDir);
   console.log('Stopped.');
   return 0;
 }

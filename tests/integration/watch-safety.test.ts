@@ -3,7 +3,7 @@
  * moved back, a template stuck in an endless loop, SIGTERM while a render is stuck.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,9 @@ afterAll(async () => {
       s.child.kill('SIGKILL');
       await new Promise((r) => s.child.once('exit', r));
     }
+    // A killed session leaves its dev folder in the build cache: removed here, as a stop would.
+    const dev = /Pages are built into (.+)\/ \(never/.exec(s.stdout)?.[1];
+    if (dev) for (const d of [path.resolve(s.dir, dev), `${path.resolve(s.dir, dev)}.host`]) rmSync(d, { recursive: true, force: true });
   }
 });
 

@@ -1,6 +1,6 @@
 /** `site watch` on a temporary copy of the site: incremental rebuilds, live reload, errors, server safety. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,16 +226,8 @@ describe('[R-BUILD-8] the dev server', () => {
     expect((await fetch(`${base}${css}`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it('stops cleanly on Ctrl-C', async () => {
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.once('exit', r));
-    expect(code).toBe(0);
-    expect(stdout).toContain('Stopped.');
-  });
-});
-
-describe('[R-BUILD-8] site serve', () => {
-  it('serves a built folder with the host rules and stops on Ctrl-C', async () => {
+  // [R-BUILD-8] site serve, on the folder this session built (before it stops and removes it).
+  it('[R-BUILD-8] site serve: serves a built folder with the host rules and stops on Ctrl-C', async () => {
     const serve = spawn(process.execPath, [path.join(ROOT, 'bin/site.js'), 'serve', '--out', devDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     serve.stdout!.on('data', (c) => (text += c));
@@ -254,5 +246,15 @@ describe('[R-BUILD-8] site serve', () => {
     expect((await fetch(`${url}/__site/events`)).status).toBe(404);
     serve.kill('SIGINT');
     expect(await new Promise((r) => serve.once('exit', r))).toBe(0);
+  });
+
+  it('stops cleanly on Ctrl-C and removes its dev folder', async () => {
+    expect(existsSync(devDir)).toBe(true);
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(0);
+    expect(stdout).toContain('Stopped.');
+    expect(existsSync(devDir), 'the dev folder outlives its session').toBe(false);
+    expect(existsSync(`${devDir}.host`)).toBe(false);
   });
 });
