@@ -10,7 +10,7 @@ import LongestFirstSequencer from './tests/setup/sequencer.ts';
 const sharedBuild = './tests/setup/shared-site.ts';
 const tier = (name: string, globalSetup: string[] = []) => ({
   extends: true as const,
-  test: { name, include: [`tests/${name}/**/*.test.ts`], globalSetup },
+  test: { name, include: [`tests/${name}/**/*.test.ts`], globalSetup, setupFiles: ['./tests/setup/tmp-dirs.ts'] },
 });
 
 export default defineConfig({
