@@ -15,6 +15,8 @@ const hasChrome = Boolean(chromePath());
 if (!hasChrome) console.warn(NO_CHROME_MESSAGE);
 
 const shared = hasChrome ? sharedBrowser() : undefined;
+/** The phone and WhatsApp numbers the pages show, from the content under test. */
+const { contact } = parse(readFileSync(path.join(SHIPPED_CONTENT, 'site.yaml'), 'utf8')) as { contact: { phone: string; whatsapp: string } };
 /** The sample content changed by `change` (its known lines), rendered and served (the shipped site is the run's shared one). */
 const serve = (change: (content: string) => void) => serveSite(change, FIXTURE_CONTENT);
 
@@ -182,7 +184,7 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     await page.locator('#booking-location').selectOption('hotel');
     await page.locator('form[data-booking] button[type="submit"]').click();
     expect(await page.locator('#booking-time').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('[data-form-status]').innerText()).toContain('+34 600 000 000');
+    expect(await page.locator('[data-form-status]').innerText()).toContain(contact.phone);
     await context.close();
   });
 
@@ -233,11 +235,11 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
       'Mensaje: Мы — ¿vale? ελληνικά',
       'Ref: eros / listing',
     ].join('\n');
-    expect(popup.url()).toBe(`https://wa.me/34600000000?text=${encodeURIComponent(text)}`);
+    expect(popup.url()).toBe(`https://wa.me/${contact.whatsapp.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`);
     await page.locator('[data-booking-success]').waitFor();
     expect(await page.locator('html').getAttribute('data-spinner-seen')).toBe('true');
     expect(await page.locator('[data-spinner]').isVisible()).toBe(false);
-    expect(await page.locator('[data-booking-success]').innerText()).toContain('+34\u00a0600\u00a0000\u00a0000');
+    expect(await page.locator('[data-booking-success]').innerText()).toContain(contact.phone.replace(/ /g, '\u00a0'));
     expect(own).toEqual([]);
     expect(external.filter((u) => !u.startsWith('https://wa.me/'))).toEqual([]);
     await context.close();
