@@ -18,8 +18,12 @@ let devDir: string;
 const out = (f: string) => readFileSync(path.join(devDir, f), 'utf8');
 const mtime = (f: string) => statSync(path.join(devDir, f)).mtimeMs;
 
-/** Wait until `check` holds (polling), or fail after `ms`. */
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+/**
+ * Wait until `check` holds (polling), or fail after `ms`: a safety net for a stuck session, not a
+ * speed check. (A whole-suite run once failed three tests of this file from the template edit on,
+ * its messages not kept; the edit rebuilds every page, and 15 s under load is the likely cause.)
+ */
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}\n--- stdout ---\n${stdout}\n--- events ---\n${events}`);
