@@ -308,7 +308,8 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
   const restamped = last.key !== stamps.key && sameInputs(config, stamps, last);
   if (last.key !== stamps.key && !restamped) return undefined;
   if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
-  if (restamped) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content });
+  // (Not over the record of a build another process has published meanwhile: that one stands.)
+  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content });
   const ms = performance.now() - started;
   return {
     diagnostics: last.diagnostics,
