@@ -305,8 +305,8 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
   if (!last || last.build === undefined || last.build !== liveBuild(config.outDir)) return undefined;
   // Other keys, the same inputs: only stamps that dropped their hash (stamp). Recorded anew, so the
   // next build stamps without reading those files.
-  const restamped = last.key !== stamps.key && sameInputs(config, stamps, last);
-  if (last.key !== stamps.key && !restamped) return undefined;
+  const restamped = last.key !== stamps.key;
+  if (restamped && !sameInputs(config, stamps, last)) return undefined;
   if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
   // (Not over the record of a build another process has published meanwhile: that one stands.)
   if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content });
@@ -319,6 +319,5 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
 
 /** The same code, date and content files as the record, each stamp the same (sameStamp). */
 function sameInputs(config: BuildConfig, stamps: InputStamps, last: BuildRecord): boolean {
-  if (last.code !== stamps.code || last.today !== config.today || !last.content) return false;
-  return Object.keys(last.content).length === Object.keys(stamps.content).length && changedFiles(last.content, stamps.content).length === 0;
+  return last.code === stamps.code && last.today === config.today && last.content !== undefined && changedFiles(last.content, stamps.content).length === 0;
 }
