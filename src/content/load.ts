@@ -14,6 +14,7 @@ import { readContentText, readContentTextSync, type ContentRoot } from './read.t
 import type { Fact } from './facts.ts';
 import { checkMessages } from './message-checks.ts';
 import { takeUntranslated } from './untranslated.ts';
+import { dropStale } from '../files.ts';
 
 export interface LoadOptions {
   contentDir: string;
@@ -517,10 +518,9 @@ export const postCache = {
       // So are those of folders not built for a week (temporary folders, tests).
       const folder = path.basename(file).slice(0, 'posts-'.length + 12);
       for (const name of readdirSync(path.dirname(file))) {
-        if (!name.startsWith('posts-') || !name.endsWith('.v8') || name === path.basename(file)) continue;
-        const p = path.join(path.dirname(file), name);
-        if (name.startsWith(folder) || Date.now() - statSync(p).mtimeMs > 7 * 86_400_000) rmSync(p, { force: true });
+        if (name.startsWith(folder) && name.endsWith('.v8') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true });
       }
+      dropStale(path.dirname(file), 'posts-', 7 * 86_400_000);
     } catch {
       // the next build parses again
     }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../stats.ts';
-import { listFiles } from '../files.ts';
+import { dropStale, listFiles } from '../files.ts';
 import { failPoint, liveBuild } from './publish.ts';
 import { hostFolder } from './host-folder.ts';
 
@@ -243,13 +243,7 @@ export async function writeRecord(config: BuildConfig, record: BuildRecord): Pro
     return `the build is published, but its record could not be written to ${file} (${(err as Error).message}): the next build renders everything instead of carrying it over`;
   }
   // Records of output folders not built for a week (temporary folders, tests) are dropped.
-  const names = await fs.readdir(config.cacheDir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith('last-build-')) continue;
-    const p = path.join(config.cacheDir, name);
-    const st = await fs.stat(p).catch(() => undefined);
-    if (st?.isFile() && Date.now() - st.mtimeMs > 7 * 86_400_000) await fs.rm(p, { force: true }).catch(() => undefined);
-  }
+  dropStale(config.cacheDir, 'last-build-', 7 * 86_400_000);
   return undefined;
 }
 
