@@ -641,7 +641,7 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
   // or kept (a watch rebuild); else they are rendered here (rendering is pure: the bytes written).
   let offlineEnv: ReturnType<typeof renderEnv> | undefined;
   const offlineBytes = offlineRoutes.map((route) => writer.contentOf?.(route.file) ?? renderRoute(route, (offlineEnv ??= renderEnv(site, routes, assets, templates, createTally()))));
-  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineBytes);
+  const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineBytes, config.cacheDir);
   // the chosen host's files, from the route table
   let host: ReturnType<typeof hostFiles>;
   try {

@@ -1,13 +1,14 @@
 /** Stage "assets": the client script, the forwarding script and the stylesheet, bundled and hashed. */
 import type { BuildOptions } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
+import { dropStale } from '../files.ts';
 import { requireCjs } from '../require.ts';
 
-const { build } = requireCjs('esbuild') as typeof import('esbuild');
+const { build, version: esbuildVersion } = requireCjs('esbuild') as typeof import('esbuild');
 
 /** One output file of the build: its path under the output root and its bytes. */
 export interface OutputFile {
@@ -47,15 +48,13 @@ export interface FirstScreenStyles {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
+const BASE_OPTIONS: BuildOptions = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' };
+
 async function bundleOne(entry: string, options: BuildOptions, label: string): Promise<string> {
   try {
     const result = await build({
       entryPoints: [entry],
-      bundle: true,
-      write: false,
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'silent',
+      ...BASE_OPTIONS,
       ...options,
     });
     return result.outputFiles![0]!.text;
@@ -70,29 +69,53 @@ async function bundleOne(entry: string, options: BuildOptions, label: string): P
  * everything it caches: the hashed names stand for their own bytes, `cachedBytes` are the files cached
  * under fixed names (the offline pages). Unrelated pages do not change it.
  */
-export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>, cachedBytes: readonly (string | Uint8Array)[]): Promise<OutputFile> {
+export async function bundleServiceWorker(clientDir: string, precache: readonly string[], offline: Record<string, string>, cachedBytes: readonly (string | Uint8Array)[], cacheDir?: string): Promise<OutputFile> {
   const version = createHash('sha256').update(JSON.stringify([precache, offline]));
   for (const bytes of cachedBytes) version.update(contentHash(bytes));
   const cache = `site-${version.digest('hex').slice(0, 10)}`;
   // sw.ts imports nothing: its text and these values are all the bundle is made of. A watch
   // session's rebuilds mostly ask for the same one again (an esbuild round trip saved).
   const entry = path.join(clientDir, 'sw.ts');
-  const memoKey = JSON.stringify([entry, readFileSync(entry, 'utf8'), cache, precache, offline]);
+  const options: BuildOptions = {
+    format: 'iife',
+    target: ['es2020'],
+    platform: 'browser',
+    define: { __CACHE__: JSON.stringify(cache), __PRECACHE__: JSON.stringify(precache), __OFFLINE__: JSON.stringify(offline) },
+  };
+  // Everything the bytes come from: the source, the values, the options and esbuild's version.
+  const memoKey = JSON.stringify([entry, readFileSync(entry, 'utf8'), BASE_OPTIONS, options, esbuildVersion]);
   if (lastWorker?.key === memoKey) return lastWorker.file;
-  const code = await bundleOne(
-    path.join(clientDir, 'sw.ts'),
-    {
-      format: 'iife',
-      target: ['es2020'],
-      platform: 'browser',
-      define: { __CACHE__: JSON.stringify(cache), __PRECACHE__: JSON.stringify(precache), __OFFLINE__: JSON.stringify(offline) },
-    },
-    'client',
-  );
+  // One-shot builds keep it on disk: a rebuild after a post edit asks for the same worker again,
+  // and bundling it (starting esbuild's process) cost it ~25 ms.
+  const kept = cacheDir && path.join(cacheDir, `sw-${createHash('sha256').update(memoKey).digest('hex').slice(0, 16)}.js`);
+  const keptCode = kept ? readKept(kept) : undefined;
+  const code = keptCode ?? (await bundleOne(entry, options, 'client'));
+  if (kept && keptCode === undefined) keep(kept, code);
   lastWorker = { key: memoKey, file: { file: 'sw.js', content: code } };
   return lastWorker.file;
 }
 let lastWorker: { key: string; file: OutputFile } | undefined;
+
+function readKept(file: string): string | undefined {
+  try {
+    const code = readFileSync(file, 'utf8');
+    utimesSync(file, new Date(), new Date()); // in use: kept by dropStale
+    return code;
+  } catch {
+    return undefined;
+  }
+}
+
+function keep(file: string, code: string): void {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(`${file}.${process.pid}.tmp`, code);
+    renameSync(`${file}.${process.pid}.tmp`, file);
+    dropStale(path.dirname(file), 'sw-', 86_400_000);
+  } catch {
+    // bundled again next time
+  }
+}
 
 /** decisions.md (Hosting): the one inline pre-paint script is at most 1 KB minified. */
 export const BOOT_LIMIT = 1024;
