@@ -38,6 +38,8 @@ export interface LoadOptions {
   onRoutable?: (site: Site) => void;
   /** Called with every published post as it is loaded (the build hands bodies to its markdown helper). */
   onPost?: (post: Post) => void;
+  /** Folder entries the caller listed already (the input stamps), by path: taken instead of listing them again. */
+  listings?: ReadonlyMap<string, Dirent[]>;
 }
 
 /** Per content file: the source last parsed and what parsing it gave. */
@@ -113,9 +115,9 @@ async function listDir(dir: string): Promise<string[]> {
 }
 
 /** The entries of a folder that exists, by name; one that cannot be read is an error naming it (a post would vanish silently). */
-function listDirSync(dir: string, rel: string, diags: Diagnostics): Dirent[] {
+function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: ReadonlyMap<string, Dirent[]>): Dirent[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...(listings?.get(dir) ?? readdirSync(dir, { withFileTypes: true }))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     diags.error({ code: 'blog', file: rel, message: `cannot read this folder (${code}): its posts would be left out of every language; make it readable (for example chmod u+rx) or remove it` });
@@ -381,7 +383,7 @@ async function loadPosts(
   const blogDir = path.join(opts.contentDir, 'blog');
   let entries: Dirent[] = [];
   try {
-    entries = readdirSync(blogDir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = [...(opts.listings?.get(blogDir) ?? readdirSync(blogDir, { withFileTypes: true }))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     // No blog folder: no posts. One that cannot be read is an error, not an empty journal.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diags.error({ code: 'blog', file: 'blog', message: `cannot read the blog folder (${(err as NodeJS.ErrnoException).code}): make it readable` });
@@ -402,7 +404,7 @@ async function loadPosts(
       diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
       continue;
     }
-    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags)) {
+    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings)) {
       const name = file.name;
       const rel = `blog/${slug}/${name}`;
       const m = POST_FILE.exec(name);

@@ -65,17 +65,23 @@ export interface InputStamps {
   codeStamps: Record<string, string>;
   /** The part of `code` that compiles (templates, client, generator): the key of the kept compiled code. */
   compiled: string;
+  /**
+   * The content folders' entries as the stamps listed them, by path: loading takes the post
+   * folders' from here instead of listing 4,000 of them again (~20-40 ms). Not recorded.
+   */
+  listings?: ReadonlyMap<string, Dirent[]>;
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
   const { code: codeKey, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
-  for (const f of contentFiles(config.contentDir)) {
+  const listings = new Map<string, Dirent[]>();
+  for (const f of contentFiles(config.contentDir, listings)) {
     content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
     key.update(`${f}\0${content[f]}\n`);
   }
-  return { key: key.digest('hex'), code: codeKey, codeStamps, compiled, content };
+  return { key: key.digest('hex'), code: codeKey, codeStamps, compiled, content, listings };
 }
 
 /**
@@ -110,7 +116,7 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
  * text table may be a link, its target edited or relinked), dotfiles too (a stray file in a post
  * folder is an error a build must report). A folder reached twice through links is listed once.
  */
-function contentFiles(root: string): string[] {
+function contentFiles(root: string, listings?: Map<string, Dirent[]>): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   // `real`: the folder's path with links resolved. Only a link needs realpath(3) (a cycle or a
@@ -132,6 +138,7 @@ function contentFiles(root: string): string[] {
       out.push(rel ? `${rel}/` : ''); // an unreadable folder: stamped as such, the build reports it
       return;
     }
+    listings?.set(dir, entries);
     for (const e of entries) {
       const sub = rel ? `${rel}/${e.name}` : e.name;
       const full = path.join(dir, e.name);
