@@ -6,3 +6,12 @@
 import { createRequire } from 'node:module';
 
 export const requireCjs = createRequire(import.meta.url);
+
+let esbuildModule: typeof import('esbuild') | undefined;
+/**
+ * esbuild, loaded on first use: a rebuild that takes its templates, scripts and service worker
+ * from the build cache never bundles, and loading esbuild's JavaScript API cost it ~15 ms.
+ */
+export function esbuild(): typeof import('esbuild') {
+  return (esbuildModule ??= requireCjs('esbuild') as typeof import('esbuild'));
+}

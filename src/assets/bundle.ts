@@ -6,9 +6,8 @@ import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
 import { dropStale } from '../files.ts';
-import { requireCjs } from '../require.ts';
+import { esbuild, requireCjs } from '../require.ts';
 
-const { build, version: esbuildVersion } = requireCjs('esbuild') as typeof import('esbuild');
 
 /** One output file of the build: its path under the output root and its bytes. */
 export interface OutputFile {
@@ -48,11 +47,14 @@ export interface FirstScreenStyles {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
+/** From its package file: the version without loading esbuild itself. */
+const esbuildVersion = () => (requireCjs('esbuild/package.json') as { version: string }).version;
+
 const BASE_OPTIONS: BuildOptions = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' };
 
 async function bundleOne(entry: string, options: BuildOptions, label: string): Promise<string> {
   try {
-    const result = await build({
+    const result = await esbuild().build({
       entryPoints: [entry],
       ...BASE_OPTIONS,
       ...options,
@@ -83,7 +85,7 @@ export async function bundleServiceWorker(clientDir: string, precache: readonly 
     define: { __CACHE__: JSON.stringify(cache), __PRECACHE__: JSON.stringify(precache), __OFFLINE__: JSON.stringify(offline) },
   };
   // Everything the bytes come from: the source, the values, the options and esbuild's version.
-  const memoKey = JSON.stringify([entry, readFileSync(entry, 'utf8'), BASE_OPTIONS, options, esbuildVersion]);
+  const memoKey = JSON.stringify([entry, readFileSync(entry, 'utf8'), BASE_OPTIONS, options, esbuildVersion()]);
   if (lastWorker?.key === memoKey) return lastWorker.file;
   // One-shot builds keep it on disk: a rebuild after a post edit asks for the same worker again,
   // and bundling it (starting esbuild's process) cost it ~25 ms.

@@ -15,7 +15,7 @@ import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
 import type { Site, SiteModel } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
-import { requireCjs } from '../require.ts';
+import { esbuild } from '../require.ts';
 import { projectRoot } from '../project.ts';
 import * as zod from 'zod';
 import * as yaml from 'yaml';
@@ -23,7 +23,6 @@ import * as jsYaml from 'js-yaml';
 import * as intlMessageFormat from 'intl-messageformat';
 import * as icuParser from '@formatjs/icu-messageformat-parser';
 
-const { build } = requireCjs('esbuild') as typeof import('esbuild');
 
 /** What `templates/index.tsx` exports, plus the compiled code (page workers evaluate the same code). */
 export interface TemplateModule {
@@ -90,7 +89,7 @@ export function evaluateModel(compiled: CompiledTemplates | undefined): SiteMode
 async function bundle(entry: string, templatesDir: string): Promise<string> {
   let code: string;
   try {
-    const result = await build({
+    const result = await esbuild().build({
       entryPoints: [entry],
       bundle: true,
       write: false,

@@ -12,9 +12,8 @@ import type { BuildConfig } from '../config.ts';
 import { startDevServer, type DevServer } from '../server/dev.ts';
 import type { RebuildReport } from './session.ts';
 import { RenderWorker } from './worker.ts';
-import { requireCjs } from '../require.ts';
+import { esbuild } from '../require.ts';
 
-const { build: esbuild } = requireCjs('esbuild') as typeof import('esbuild');
 
 /**
  * Saves closer together than this become one rebuild. An editor's save (a rename, or several files
@@ -77,7 +76,7 @@ function folderIdentity(dir: string): string {
 }
 
 async function bundleReloadScript(clientDir: string): Promise<string> {
-  const result = await esbuild({ entryPoints: [path.join(clientDir, 'dev-reload.ts')], bundle: true, write: false, minify: true, format: 'iife', logLevel: 'silent' });
+  const result = await esbuild().build({ entryPoints: [path.join(clientDir, 'dev-reload.ts')], bundle: true, write: false, minify: true, format: 'iife', logLevel: 'silent' });
   return result.outputFiles[0]!.text;
 }
 
