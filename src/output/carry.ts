@@ -94,18 +94,24 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
   const code = createHash('sha256');
   const codeStamps: Record<string, string> = {};
   code.update(JSON.stringify([config.templatesDir, config.clientDir]));
+  const take = (name: string, file: string): void => {
+    const prior = before?.codeStamps?.[name];
+    const s = stamp(file, prior);
+    if (s.split(':').length > 2) codeStamps[name] = s;
+    // The key counts a file by its size and time; its hash only when the hash says the file
+    // changed while those did not (an edit within one clock tick). Counted whenever the stamp
+    // carried one, a stamp that only dropped its hash (no longer recent) changed the key: after a
+    // checkout or a copy of the templates, the second build rendered every page again.
+    code.update(`${name}\0${prior === undefined || sameStamp(prior, s) ? s.split(':').slice(0, 2).join(':') : s}\n`);
+  };
   for (const [label, dir] of [
     ['templates', config.templatesDir],
     ['client', config.clientDir],
     ['src', path.join(config.projectRoot, 'src')],
   ] as const) {
-    for (const f of await listFiles(dir)) {
-      const s = stamp(path.join(dir, f), before?.codeStamps?.[`${label}/${f}`]);
-      if (s.split(':').length > 2) codeStamps[`${label}/${f}`] = s;
-      code.update(`${label}/${f}\0${s}\n`);
-    }
+    for (const f of await listFiles(dir)) take(`${label}/${f}`, path.join(dir, f));
   }
-  for (const f of ['bin/site.js', 'package-lock.json']) code.update(`${f}\0${stamp(path.join(config.projectRoot, f))}\n`);
+  for (const f of ['bin/site.js', 'package-lock.json']) take(f, path.join(config.projectRoot, f));
   const compiled = code.digest('hex');
   const options = JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, content: config.contentDir });
   return { code: createHash('sha256').update(compiled).update(options).digest('hex'), codeStamps, compiled };

@@ -13,7 +13,7 @@
  * killed or paused in the middle, and builds of one output folder from several processes at once.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
@@ -233,6 +233,30 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(contentStamps(out).filter((st) => st.split(':').length !== 2)).toEqual([]);
     expect(listFiles(out).map((f) => statSync(path.join(out, f)).ino)).toEqual(pages);
     expect((await later(() => ok(build(content, out)))).stdout).toMatch(NOTHING);
+  });
+
+  it('templates built right after a copy: the build after the racy window renders nothing, and a same-size template edit in one clock tick is still seen', async () => {
+    const { content, out } = fresh();
+    // The site's own templates and client beside its content (what `site init` makes), copied just now.
+    for (const dir of ['templates', 'client']) cpSync(path.join(ROOT, dir), path.join(path.dirname(content), dir), { recursive: true });
+    await ok(build(content, out));
+    const codeStamps = (): string[] => Object.values((JSON.parse(readFileSync(recordFile(out), 'utf8')) as { codeStamps: Record<string, string> }).codeStamps);
+    expect(codeStamps().length).toBeGreaterThan(20);
+    // Only the stamps' hashes dropped (no longer recent): the code key is the same.
+    expect((await later(() => ok(build(content, out)))).stdout).toMatch(NOTHING);
+    const file = path.join(path.dirname(content), 'templates/pages/NotFound.tsx');
+    const when = new Date(Math.floor(Date.now() / 1000) * 1000);
+    utimesSync(file, when, when);
+    await ok(build(content, out)); // recent again: stamped with its hash
+    // The same size and time, other bytes: its last character swapped.
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(file, `${before.slice(0, -1)}${before.endsWith('\n') ? ' ' : '\n'}`);
+    utimesSync(file, when, when);
+    expect(statSync(file, { bigint: true }).mtimeNs).toBe(BigInt(when.getTime()) * 1_000_000n);
+    expect(statSync(file).size).toBe(Buffer.byteLength(before));
+    const r = await later(() => ok(build(content, out)));
+    expect(r.stdout).toMatch(/rendered every page: the templates, client script, generator or build options changed/);
+    expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
   it('a vim swap file in a post folder fails the incremental build as it fails a cold one (dotfiles are stamped)', async () => {
