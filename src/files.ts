@@ -42,7 +42,8 @@ export function dropStale(dir: string, prefix: string, maxAgeMs: number): void {
   const now = Date.now();
   try {
     const last = statSync(marker, { throwIfNoEntry: false })?.mtimeMs;
-    if (last !== undefined && now - last < TIDY_EVERY_MS && last <= now) return;
+    // (A marker dated ahead by more than a minute: the clock was set back; scan now.)
+    if (last !== undefined && now - last < TIDY_EVERY_MS && last - now < 60_000) return;
     if (last === undefined) writeFileSync(marker, '');
     else utimesSync(marker, now / 1000, now / 1000);
     for (const name of readdirSync(dir)) {
