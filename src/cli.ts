@@ -14,6 +14,13 @@ import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
 
+/**
+ * How the CLI was started. From its bundle (bin/site.js), `workerEntry` is the script that starts a
+ * worker thread with the same code: large builds render on every core, watch renders in a worker.
+ * From the sources (tests), builds use this thread only.
+ */
+let runtime: { workerEntry?: URL } = {};
+
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
 /** The end-of-build summary: pages by kind and language, bytes, time, warnings. */
@@ -99,9 +106,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    // From the CLI bundle (bin/site.js), large builds render on every core with it as the worker entry.
-    const workerEntry = import.meta.url.endsWith('.mjs') ? new URL(import.meta.url) : undefined;
-    const result = await build(config, writer, { workerEntry, inputs: { stamps, last, ms: keyMs } });
+    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs } });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   } catch (err) {
@@ -194,7 +199,7 @@ async function runWatch(opts: CliOptions & { port: string; host: string }): Prom
   // Never the production output folder: drafts and half-edited pages must not reach a deploy.
   const config = Object.freeze({ ...base, outDir: devOutDir(base) });
   const { startWatch } = await import('./watch/watcher.ts');
-  const starting = startWatch(config, { workerEntry: new URL(import.meta.url), port: parsePort(opts.port), host: opts.host, log: (line) => console.log(line) });
+  const starting = startWatch(config, { workerEntry: runtime.workerEntry ?? new URL(import.meta.url), port: parsePort(opts.port), host: opts.host, log: (line) => console.log(line) });
   const handle = await Promise.race([starting, stopped.then(() => undefined)]);
   if (handle) {
     console.log(`Watching content/, templates/ and client/. Serving ${handle.url} (Ctrl-C to stop)`);
@@ -249,7 +254,8 @@ function optionValue(argv: readonly string[], names: readonly string[]): string 
 }
 
 /** Entry point; returns the process exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], started: typeof runtime = {}): Promise<number> {
+  runtime = started;
   const program = new Command()
     .name('site')
     .description(
@@ -382,7 +388,7 @@ export async function main(argv: string[]): Promise<number> {
 // Loaded as the render worker of `site watch` or a page worker of a large build (the CLI bundle
 // is the worker's entry module).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
-  (await import('./watch/worker.ts')).runRenderWorker((workerData as { config: BuildConfig }).config);
+  void import('./watch/worker.ts').then((m) => m.runRenderWorker((workerData as { config: BuildConfig }).config));
 } else if (!isMainThread) {
-  (await import('./render/parallel.ts')).runWorkerRole();
+  void import('./render/parallel.ts').then((m) => m.runWorkerRole());
 }
