@@ -16,7 +16,7 @@ import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedI
 import { listFilesSync } from './files.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
-import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
+import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
@@ -214,6 +214,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     });
     if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
     if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.code), posts, (rel) => rel in stamps.content);
+    keepCodeCaches();
   }
   return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts };
 }
@@ -299,9 +300,11 @@ function compileCode(config: BuildConfig, cache: BuildCache | undefined, codeKey
   const model = cache?.model ? Promise.resolve(cache.model) : kept ? Promise.resolve(kept.model) : compileModel(config.templatesDir);
   const templates = cache?.templates ? Promise.resolve(cache.templates.compiled) : kept ? Promise.resolve(kept.templates) : compileTemplates(config.templatesDir);
   const bundled = cache?.bundled ? Promise.resolve(cache.bundled) : kept ? Promise.resolve(kept.bundled) : bundleAssets(config.clientDir, config.templatesDir);
+  // One-shot builds keep V8's code cache of the evaluated templates and model beside the compiled code.
+  const v8 = (part: string) => (codeKey && !cache ? path.join(config.cacheDir, `v8-${codeKey.slice(0, 16)}-${part}.bin`) : undefined);
   const compiling = {
-    model: cache?.model ? Promise.resolve(cache.model) : (model as Promise<CompiledTemplates | undefined>).then(evaluateModel),
-    templates: cache?.templates ? Promise.resolve(cache.templates) : (templates as Promise<CompiledTemplates>).then(evaluateTemplates),
+    model: cache?.model ? Promise.resolve(cache.model) : (model as Promise<CompiledTemplates | undefined>).then((m) => evaluateModel(m, v8('model'))),
+    templates: cache?.templates ? Promise.resolve(cache.templates) : (templates as Promise<CompiledTemplates>).then((t) => evaluateTemplates(t, v8('templates'))),
     bundled,
   };
   for (const p of Object.values(compiling)) p.catch(() => undefined);
