@@ -216,6 +216,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.code), posts, (rel) => rel in stamps.content);
     keepCodeCaches();
   }
+  if (writer instanceof DiskWriter) await writer.settled();
   return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts };
 }
 

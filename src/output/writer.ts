@@ -151,8 +151,19 @@ export class DiskWriter implements Writer {
     this.published = publishedHere = true;
     await pauseAsync('published');
     failPoint('published');
-    for (const p of old) await removeTree(p);
-    removeLeftovers(this.outDir);
+    // The replaced build goes while the caller writes its record (`settled` awaits it).
+    this.removing = (async () => {
+      for (const p of old) await removeTree(p);
+      removeLeftovers(this.outDir);
+    })();
+    this.removing.catch(() => undefined); // reported by settled(), never unhandled meanwhile
+  }
+
+  private removing: Promise<void> = Promise.resolve();
+
+  /** Resolves once the builds this one replaced are removed (commit starts that). */
+  settled(): Promise<void> {
+    return this.removing;
   }
 
   /** Drop this build's folder, unless it was published: a live build is never removed. */
