@@ -97,14 +97,39 @@ async function loadYaml<Sc extends z.ZodType>(
   schema: Sc,
   diags: Diagnostics,
   cache?: ParseCache,
+  kept?: ParseCache,
 ): Promise<{ value: z.output<Sc> | undefined; file: YamlFile } | undefined> {
   const source = await readText(contentDir, rel, diags);
   if (source === undefined) return undefined;
   const file = memo(cache, rel, source, () => parseYaml(rel, source, diags));
   if (!file) return undefined;
-  // The parsed file even when the schema fails: later checks (unique ids) still read it.
-  return { value: validate(file, schema, diags), file };
+  // The parsed file even when the schema fails: later checks (unique ids) still read it. A valid
+  // file's value is kept between one-shot builds (`kept`, the posts' cache: the schemas are part of
+  // its name): validating the data files cost every build ~25 ms. An invalid one is checked again.
+  return { value: keptValid(kept, `${VALID}${rel}`, source, () => validate(file, schema, diags)), file };
 }
+
+/**
+ * A data file's valid value from `kept` (same source text), else `validate`'s, kept. Held as its
+ * serialized bytes, taken when validated: the load changes some values afterwards (the base URL),
+ * and each build gets a copy of its own.
+ */
+function keptValid<T>(kept: ParseCache | undefined, key: string, source: string, validate: () => T | undefined): T | undefined {
+  const hit = kept?.get(key);
+  if (hit && hit.source === source) return deserialize(hit.value as Buffer) as T;
+  const value = validate();
+  if (value !== undefined && kept) {
+    try {
+      kept.set(key, { source, value: serialize(value) });
+    } catch {
+      // not plain data: validated again next time
+    }
+  }
+  return value;
+}
+
+/** Prefix of the kept cache's entries that are a data file's valid value (the others are posts' front matter). */
+const VALID = 'valid:';
 
 async function listDir(dir: string): Promise<string[]> {
   try {
@@ -130,9 +155,9 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   const { contentDir, model } = opts;
   const kinds = dataFiles(model);
   const [siteFile, pagesFile, ...loaded] = await Promise.all([
-    loadYaml(contentDir, 'site.yaml', siteSchemaOf(model), diags, opts.cache),
-    loadYaml(contentDir, 'pages.yaml', S.pagesSchema, diags, opts.cache),
-    ...kinds.map((k) => loadYaml(contentDir, k.file, k.schema, diags, opts.cache)),
+    loadYaml(contentDir, 'site.yaml', siteSchemaOf(model), diags, opts.cache, opts.posts),
+    loadYaml(contentDir, 'pages.yaml', S.pagesSchema, diags, opts.cache, opts.posts),
+    ...kinds.map((k) => loadYaml(contentDir, k.file, k.schema, diags, opts.cache, opts.posts)),
   ]);
   const values: Record<string, unknown> = {};
   const files = new Map<string, YamlFile>();
@@ -511,10 +536,10 @@ export const postCache = {
    * of 4,000 posts would rewrite ~2 MB for one entry, or for none).
    */
   write(file: string, cache: ParseCache, exists: (rel: string) => boolean): void {
-    if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every(exists) && existsSync(file)) return;
+    if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every((rel) => exists(rel.startsWith(VALID) ? rel.slice(VALID.length) : rel)) && existsSync(file)) return;
     try {
       const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, serialize([...cache].filter(([rel]) => rel.startsWith('blog/') && exists(rel))));
+      writeFileSync(tmp, serialize([...cache].filter(([rel]) => (rel.startsWith('blog/') || rel.startsWith(VALID)) && exists(rel.startsWith(VALID) ? rel.slice(VALID.length) : rel))));
       renameSync(tmp, file);
       // The same content folder's caches made by other code are of no more use.
       // So are those of folders not built for a week (temporary folders, tests).
