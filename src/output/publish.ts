@@ -374,11 +374,11 @@ function lstatExists(p: string): boolean {
 
 /**
  * Remove what interrupted builds left: build folders other than the live one (and those of builds
- * still running), stray links, the `<out>.staging-*` / `<out>.old-*` folders of the earlier tool
+ * still running: of other processes, and of this one as `running` says), stray links, the `<out>.staging-*` / `<out>.old-*` folders of the earlier tool
  * and the temp folders of an interrupted host-folder swap. Never touches `<out>.host/` itself
  * (host-only files) or anything else beside the output.
  */
-export function removeLeftovers(outDir: string): void {
+export function removeLeftovers(outDir: string, running: (build: string) => boolean = () => false): void {
   const out = path.resolve(outDir);
   const builds = buildsDir(out);
   // Whatever the output paths or the live link show stays (a build folder, or a legacy one aside).
@@ -404,6 +404,7 @@ export function removeLeftovers(outDir: string): void {
     if (name === MARKER || name === LIVE || live.has(p)) continue;
     const pid = pidOf(name);
     if (Number.isFinite(pid) && pid !== process.pid && alive(pid)) continue;
+    if (running(p)) continue; // a build of this process, not yet published
     rmSync(p, { recursive: true, force: true });
   }
   const parent = path.dirname(out);

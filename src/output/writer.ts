@@ -29,6 +29,8 @@ export interface Writer {
 const unpublished = new Set<DiskWriter>();
 /** Whether a build of this process has been published (its output is in place). */
 let publishedHere = false;
+/** The removal the last commit of this process started (DiskWriter.settled). */
+let removing: Promise<void> = Promise.resolve();
 
 /**
  * Remove the build folder of every unfinished build, synchronously (from a signal handler:
@@ -140,6 +142,9 @@ export class DiskWriter implements Writer {
   }
 
   async commit(): Promise<void> {
+    // An earlier build of this process may still be removing what it replaced: it ends first, so
+    // its sweep never sees this build live (or the live link change under it).
+    await removing;
     // Checked again at publish time: the folder may have changed while the build ran.
     const state = inspectOutput(this.outDir, this.known);
     await fs.mkdir(this.staging, { recursive: true });
@@ -154,9 +159,9 @@ export class DiskWriter implements Writer {
     // The replaced build goes while the caller writes its record (`settled` awaits it).
     this.removing = (async () => {
       for (const p of old) await removeTree(p);
-      removeLeftovers(this.outDir);
+      removeLeftovers(this.outDir, (build) => [...unpublished].some((w) => w.build === build));
     })();
-    this.removing.catch(() => undefined); // reported by settled(), never unhandled meanwhile
+    removing = this.removing.catch(() => undefined); // reported by settled(), never unhandled meanwhile
   }
 
   private removing: Promise<void> = Promise.resolve();

@@ -148,6 +148,7 @@ describe('[R-SAFE-12][R-BUILD-8] site serve while builds are published into its 
       await writer.write('404.html', '<!doctype html><p>not found</p>');
       writer.writeBeside('notes.txt', `build ${n}`);
       await writer.commit();
+      await writer.settled(); // the build it replaced removed, as a build ends
     };
     await publish(0);
     const server = await startDevServer({ root: out, port: 0 });

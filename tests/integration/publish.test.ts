@@ -9,6 +9,7 @@ import { HOST_FILES } from '../../src/output/host-folder.ts';
 import { hostFiles } from '../../src/output/hosts/index.ts';
 import { HOSTS } from '../../src/output/hosts/names.ts';
 import type { HostRules } from '../../src/output/hosts/rules.ts';
+import { DiskWriter } from '../../src/output/writer.ts';
 
 interface Paused {
   /** True once the build said it reached the pause point. */
@@ -121,6 +122,27 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
     expect(r.stdout.slice(0, 400)).toMatch(/^Nothing changed since the last build/);
     expectComplete();
     expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+  });
+});
+
+describe('[R-SAFE-2] builds of one process in a row', () => {
+  it('the next build writes while the build it follows still removes what it replaced: the sweep leaves the unpublished build alone', async () => {
+    const out = path.join(tmpDir(), 'dist');
+    const publish = async (n: number) => {
+      const writer = new DiskWriter(out);
+      await writer.write('index.html', `<!doctype html><p>build ${n}</p>`);
+      await writer.commit();
+      return writer;
+    };
+    await publish(0);
+    const first = await publish(1); // its removal of build 0, then the leftovers' sweep, go on
+    const next = new DiskWriter(out);
+    await next.write('index.html', '<!doctype html><p>build 2</p>');
+    await first.settled(); // the sweep ran while `next` was unpublished
+    await next.commit();
+    await next.settled();
+    expect(read(out, 'index.html')).toContain('build 2');
+    expect(readdirSync(path.join(path.dirname(out), '.dist.builds')).sort()).toHaveLength(3); // the live build, its link, the marker
   });
 });
 
