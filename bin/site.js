@@ -79,7 +79,9 @@ if (!existsSync(file)) {
     if (/^(cli|templates)-/.test(old) && p !== dir && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
   }
 }
-const name = isMainThread ? (/^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other') : 'worker';
+// A cache per command (src/cli.ts); the rest (--version, --help, a typo) share one.
+const COMMANDS = ['build', 'watch', 'serve', 'check', 'new', 'init', 'schemas'];
+const name = isMainThread ? (COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'other') : 'worker';
 const codeCache = path.join(dir, `cli.${name}.v8`);
 let cachedData;
 try {
