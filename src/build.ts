@@ -2,7 +2,7 @@
  * The build, one straight line: load → check → route → assets → render → write → swap.
  * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
@@ -13,7 +13,7 @@ import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
 import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
-import { listFilesSync } from './files.ts';
+import { listFilesSync, writeFileAtomic } from './files.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
@@ -352,8 +352,7 @@ function readCompiled(file: string): CompiledCode | undefined {
 function writeCompiled(file: string, code: CompiledCode): void {
   try {
     const dir = path.dirname(file);
-    writeFileSync(`${file}.${process.pid}.tmp`, serialize(code));
-    renameSync(`${file}.${process.pid}.tmp`, file);
+    writeFileAtomic(file, serialize(code));
     const kept = readdirSync(dir)
       .filter((name) => name.startsWith('code-') && name.endsWith('.v8'))
       .map((name) => ({ p: path.join(dir, name), t: statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))

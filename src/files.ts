@@ -1,5 +1,5 @@
-/** Listing files on disk, shared by the image stage, the build record and watch; and tidying the cache. */
-import { readdirSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
+/** Listing files on disk, shared by the image stage, the build record and watch; writing and tidying the cache. */
+import { readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 
 /** Every file under `dir` (dotfiles skipped), relative with forward slashes, sorted; [] if absent. */
@@ -55,4 +55,11 @@ export function dropStale(dir: string, prefix: string, maxAgeMs: number): void {
   } catch {
     // A read-only or vanished cache: the next build tries again.
   }
+}
+
+/** Write `file` whole or not at all (a temporary name renamed into place): parallel builds share the cache. */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
 }

@@ -1,13 +1,12 @@
 /** Stage "assets": the client script, the forwarding script and the stylesheet, bundled and hashed. */
 import type { BuildOptions } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
-import { dropStale } from '../files.ts';
+import { dropStale, writeFileAtomic } from '../files.ts';
 import { esbuild, requireCjs } from '../require.ts';
-
 
 /** One output file of the build: its path under the output root and its bytes. */
 export interface OutputFile {
@@ -111,8 +110,7 @@ function readKept(file: string): string | undefined {
 function keep(file: string, code: string): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(`${file}.${process.pid}.tmp`, code);
-    renameSync(`${file}.${process.pid}.tmp`, file);
+    writeFileAtomic(file, code);
     dropStale(path.dirname(file), 'sw-', 86_400_000);
   } catch {
     // bundled again next time

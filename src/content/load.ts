@@ -1,6 +1,6 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -14,7 +14,7 @@ import { readContentText, readContentTextSync, type ContentRoot } from './read.t
 import type { Fact } from './facts.ts';
 import { checkMessages } from './message-checks.ts';
 import { takeUntranslated } from './untranslated.ts';
-import { dropStale } from '../files.ts';
+import { dropStale, writeFileAtomic } from '../files.ts';
 
 export interface LoadOptions {
   contentDir: string;
@@ -536,11 +536,11 @@ export const postCache = {
    * of 4,000 posts would rewrite ~2 MB for one entry, or for none).
    */
   write(file: string, cache: ParseCache, exists: (rel: string) => boolean): void {
-    if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every((rel) => exists(rel.startsWith(VALID) ? rel.slice(VALID.length) : rel)) && existsSync(file)) return;
+    // An entry is kept while its file exists: a post's front matter, or a data file's valid value.
+    const live = (key: string) => (key.startsWith(VALID) ? exists(key.slice(VALID.length)) : key.startsWith('blog/') && exists(key));
+    if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every(live) && existsSync(file)) return;
     try {
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, serialize([...cache].filter(([rel]) => (rel.startsWith('blog/') || rel.startsWith(VALID)) && exists(rel.startsWith(VALID) ? rel.slice(VALID.length) : rel))));
-      renameSync(tmp, file);
+      writeFileAtomic(file, serialize([...cache].filter(([key]) => live(key))));
       // The same content folder's caches made by other code are of no more use.
       // So are those of folders not built for a week (temporary folders, tests).
       const folder = path.basename(file).slice(0, 'posts-'.length + 12);

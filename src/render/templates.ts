@@ -7,7 +7,7 @@
  * however often templates change (benchmarks/watch.js measures it). React is required from
  * node_modules, the same instance the renderer uses.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import type { PageContext } from './context.ts';
 import type { Site, SiteModel } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
 import { esbuild } from '../require.ts';
-import { dropStale } from '../files.ts';
+import { dropStale, writeFileAtomic } from '../files.ts';
 import { projectRoot } from '../project.ts';
 import * as zod from 'zod';
 import * as yaml from 'yaml';
@@ -204,8 +204,7 @@ function evaluate(code: string, entry: string, name: string, codeCache?: string)
 export function keepCodeCaches(): void {
   for (const { script, file } of uncached.splice(0)) {
     try {
-      writeFileSync(`${file}.${process.pid}.tmp`, script.createCachedData());
-      renameSync(`${file}.${process.pid}.tmp`, file);
+      writeFileAtomic(file, script.createCachedData());
       dropStale(path.dirname(file), 'v8-', 86_400_000);
     } catch {
       // compiled again next time
