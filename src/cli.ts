@@ -385,8 +385,8 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
   return code;
 }
 
-// Loaded as the render worker of `site watch` or a page worker of a large build (the CLI bundle
-// is the worker's entry module).
+// Loaded as the render worker of `site watch` or a page worker of a large build (bin/site.js, the
+// workers' entry, runs the CLI bundle in them too).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   void import('./watch/worker.ts').then((m) => m.runRenderWorker((workerData as { config: BuildConfig }).config));
 } else if (!isMainThread) {

@@ -374,9 +374,10 @@ function lstatExists(p: string): boolean {
 
 /**
  * Remove what interrupted builds left: build folders other than the live one (and those of builds
- * still running: of other processes, and of this one as `running` says), stray links, the `<out>.staging-*` / `<out>.old-*` folders of the earlier tool
- * and the temp folders of an interrupted host-folder swap. Never touches `<out>.host/` itself
- * (host-only files) or anything else beside the output.
+ * still running: of other processes, and of this one as `running` says), stray links, the
+ * `<out>.staging-*` / `<out>.old-*` folders of the earlier tool and the temp folders of an
+ * interrupted host-folder swap. Never touches `<out>.host/` itself (host-only files) or anything
+ * else beside the output.
  */
 export function removeLeftovers(outDir: string, running: (build: string) => boolean = () => false): void {
   const out = path.resolve(outDir);
