@@ -30,16 +30,24 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const cache = path.join(root, 'node_modules', '.cache', 'site');
 const src = path.join(root, 'src');
 
-const key = createHash('sha256');
-for (const rel of readdirSync(src, { recursive: true }).sort()) {
-  const st = statSync(path.join(src, rel));
-  key.update(`${rel}:${st.size}:${st.mtimeMs}\n`);
+/** The bundle folder of the sources as they are now. */
+function currentBundle() {
+  const key = createHash('sha256');
+  for (const rel of readdirSync(src, { recursive: true }).sort()) {
+    const st = statSync(path.join(src, rel));
+    key.update(`${rel}:${st.size}:${st.mtimeMs}\n`);
+  }
+  for (const f of ['bin/site.js', 'package-lock.json']) {
+    const st = statSync(path.join(root, f), { throwIfNoEntry: false });
+    key.update(`${f}:${st?.size}:${st?.mtimeMs}\n`);
+  }
+  return path.join(cache, `cli-${key.digest('hex').slice(0, 16)}`);
 }
-for (const f of ['bin/site.js', 'package-lock.json']) {
-  const st = statSync(path.join(root, f), { throwIfNoEntry: false });
-  key.update(`${f}:${st?.size}:${st?.mtimeMs}\n`);
-}
-const dir = path.join(cache, `cli-${key.digest('hex').slice(0, 16)}`);
+// A worker thread runs the bundle its process runs, even if the sources changed since it started
+// (a watch session replaces its render worker now and then).
+const inherited = isMainThread ? undefined : process.env.SITE_CLI_BUNDLE;
+const dir = inherited && existsSync(path.join(inherited, 'cli.cjs')) ? inherited : currentBundle();
+if (isMainThread) process.env.SITE_CLI_BUNDLE = dir;
 const file = path.join(dir, 'cli.cjs');
 
 if (!existsSync(file)) {
