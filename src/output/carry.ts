@@ -310,13 +310,13 @@ export function carryOver(outDir: string, staging: string, files: Iterable<strin
  */
 export async function unchangedResult(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, started: number): Promise<{ diagnostics: Diagnostic[]; stats: BuildStats } | undefined> {
   if (!last || last.build === undefined || last.build !== liveBuild(config.outDir)) return undefined;
-  // Other keys, the same inputs: only stamps that dropped their hash (stamp). Recorded anew, so the
-  // next build stamps without reading those files.
-  const restamped = last.key !== stamps.key;
+  // Other keys, the same inputs: only stamps that dropped their hash (stamp; a code file's drop
+  // keeps the key). Recorded anew, so the next build stamps without reading those files.
+  const restamped = last.key !== stamps.key || JSON.stringify(last.codeStamps ?? {}) !== JSON.stringify(stamps.codeStamps);
   if (restamped && !sameInputs(config, stamps, last)) return undefined;
   if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
   // (Not over the record of a build another process has published meanwhile: that one stands.)
-  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content });
+  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content, codeStamps: stamps.codeStamps });
   const ms = performance.now() - started;
   return {
     diagnostics: last.diagnostics,

@@ -25,7 +25,6 @@ import * as jsYaml from 'js-yaml';
 import * as intlMessageFormat from 'intl-messageformat';
 import * as icuParser from '@formatjs/icu-messageformat-parser';
 
-
 /** What `templates/index.tsx` exports, plus the compiled code (page workers evaluate the same code). */
 export interface TemplateModule {
   Document: ComponentType<{ ctx: PageContext; children?: ReactNode }>;
