@@ -145,7 +145,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   });
   if (!model) return fail('templates');
   // One-shot builds to disk keep the posts' parsed front matter between runs.
-  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.code)) : undefined;
+  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.kept)) : undefined;
   const loaded = await loadStage(config, model, cache, state, posts, record?.stamps.listings);
   if (!loaded) return fail('load');
   lap('load');
@@ -213,7 +213,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       stats,
     });
     if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
-    if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.code), posts, (rel) => rel in stamps.content);
+    if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content);
     keepCodeCaches();
   }
   if (writer instanceof DiskWriter) await writer.settled();

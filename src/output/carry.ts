@@ -63,8 +63,10 @@ export interface InputStamps {
   content: Record<string, string>;
   /** Stamps of templates, client and generator files that carry a content hash (modified just before). */
   codeStamps: Record<string, string>;
-  /** The part of `code` that compiles (templates, client, generator): the key of the kept compiled code. */
+  /** What compiles (templates, client, generator), by every stamp as it is: the key of the kept compiled code and code caches. */
   compiled: string;
+  /** `compiled` and the options: the key of what loading keeps (the posts' cache, made with the schemas). */
+  kept: string;
   /**
    * The content folders' entries as the stamps listed them, by path: loading takes the post
    * folders' from here instead of listing 4,000 of them again (~20-40 ms). Not recorded.
@@ -73,7 +75,7 @@ export interface InputStamps {
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
-  const { code: codeKey, codeStamps, compiled } = await codeInputs(config, before);
+  const { code: codeKey, kept, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
   const listings = new Map<string, Dirent[]>();
@@ -81,7 +83,7 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
     content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
     key.update(`${f}\0${content[f]}\n`);
   }
-  return { key: key.digest('hex'), code: codeKey, codeStamps, compiled, content, listings };
+  return { key: key.digest('hex'), code: codeKey, kept, codeStamps, compiled, content, listings };
 }
 
 /**
@@ -89,20 +91,27 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
  * generator, lock file and options. Builds without a record (in memory) use it too, to take their
  * compiled templates, model and client script from the last build of the same code.
  */
-export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'codeStamps' | 'compiled'>> {
+export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'kept' | 'codeStamps' | 'compiled'>> {
   // What compiles (templates, client, generator): the compiled code's key; then the options and the content folder.
+  // Two keys. `compiled` names the kept compiled code and code caches by every stamp as it is (with
+  // its hash while recent), so a key never stands for two contents. `plan` says whether the code
+  // changed since the recorded build: a file counts by size and time, and by its hash only when
+  // the hash says it changed while those did not (an edit within one clock tick). Counted by the
+  // whole stamp, a stamp that only dropped its hash (no longer recent) changed that key, and the
+  // next build rendered every page again (after a checkout or a copy of the templates).
   const code = createHash('sha256');
+  const plan = createHash('sha256');
   const codeStamps: Record<string, string> = {};
   code.update(JSON.stringify([config.templatesDir, config.clientDir]));
+  plan.update(JSON.stringify([config.templatesDir, config.clientDir]));
+  const plain = (st: string) => st.split(':').slice(0, 2).join(':');
   const take = (name: string, file: string): void => {
     const prior = before?.codeStamps?.[name];
     const s = stamp(file, prior);
     if (s.split(':').length > 2) codeStamps[name] = s;
-    // The key counts a file by its size and time; its hash only when the hash says the file
-    // changed while those did not (an edit within one clock tick). Counted whenever the stamp
-    // carried one, a stamp that only dropped its hash (no longer recent) changed the key: after a
-    // checkout or a copy of the templates, the second build rendered every page again.
-    code.update(`${name}\0${prior === undefined || sameStamp(prior, s) ? s.split(':').slice(0, 2).join(':') : s}\n`);
+    code.update(`${name}\0${s}\n`);
+    const racy = prior !== undefined && plain(prior) === plain(s) && !sameStamp(prior, s);
+    plan.update(`${name}\0${racy ? s : plain(s)}\n`);
   };
   for (const [label, dir] of [
     ['templates', config.templatesDir],
@@ -114,7 +123,12 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
   for (const f of ['bin/site.js', 'package-lock.json']) take(f, path.join(config.projectRoot, f));
   const compiled = code.digest('hex');
   const options = JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, content: config.contentDir });
-  return { code: createHash('sha256').update(compiled).update(options).digest('hex'), codeStamps, compiled };
+  return {
+    code: createHash('sha256').update(plan.digest('hex')).update(options).digest('hex'),
+    kept: createHash('sha256').update(compiled).update(options).digest('hex'),
+    codeStamps,
+    compiled,
+  };
 }
 
 /**
@@ -316,7 +330,7 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
   if (restamped && !sameInputs(config, stamps, last)) return undefined;
   if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
   // (Not over the record of a build another process has published meanwhile: that one stands.)
-  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content, codeStamps: stamps.codeStamps });
+  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content, codeStamps: stamps.codeStamps, compiled: stamps.compiled });
   const ms = performance.now() - started;
   return {
     diagnostics: last.diagnostics,
