@@ -24,7 +24,7 @@
 // slowest peer (planFrom below), and the output says so.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -372,16 +372,35 @@ async function rebuildTimes(input, out, runs) {
     text: (run) => writeFileSync(table, readFileSync(table, 'utf8').replace(/^( {2}madeWith: .*?)( \(\d+\))?$/m, `$1 (${run})`)),
   };
   const times = { none: [], post: [], text: [] };
+  const did = { none: [], post: [], text: [] };
   for (let run = 0; run < runs; run++) {
     for (const [kind, edit] of Object.entries(kinds)) {
       edit(run);
+      const before = liveBuildOf(out);
       const r = await build(project.command(input, out));
       if (r.error) return { error: `${kind}: ${r.error}` };
       times[kind].push(r.ms);
-      log(`  rebuild ${kind.padEnd(5)} ${sec(r.ms).padStart(7)} s`);
+      did[kind].push(rebuildDid(out, before));
+      log(`  rebuild ${kind.padEnd(5)} ${sec(r.ms).padStart(7)} s  ${did[kind].at(-1).rendered} pages rendered`);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { medianMs: median(v), timesMs: v }]));
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { medianMs: median(v), timesMs: v, rendered: did[k].map((d) => d.rendered), pages: did[k].at(-1).pages }]));
+}
+
+/** The id of the build live in output folder `out` (its folder in the builds folder beside it). */
+const liveBuildOf = (out) => path.basename(path.dirname(realpathSync(out)));
+
+/**
+ * What a rebuild of `out` did, so the table says what it timed: nothing when the live build is the
+ * one before it (nothing changed), else the pages it rendered of all, from the build's record in
+ * the build cache (docs/architecture.md, incremental builds).
+ */
+function rebuildDid(out, liveBefore) {
+  const record = path.join(root, 'node_modules/.cache/site', `last-build-${createHash('sha256').update(out).digest('hex').slice(0, 12)}.json`);
+  const stats = JSON.parse(readFileSync(record, 'utf8')).stats;
+  const pages = Object.values(stats.pages).flatMap((byLang) => Object.values(byLang)).reduce((a, b) => a + b, 0);
+  if (liveBuildOf(out) === liveBefore) return { rendered: 0, pages };
+  return { rendered: stats.incremental?.rendered ?? pages, pages };
 }
 
 // ---------------------------------------------------------------------------------------- the runs
@@ -657,15 +676,16 @@ const verdict = (ok) => (ok === undefined ? 'not measured' : ok ? 'met' : 'NOT m
 // R-INC-3: this project's rebuilds beside the peers' full builds of the same posts
 if (rebuilds.length) {
   console.log('### Rebuilds of one output folder (this project), against full builds of the same posts\n');
-  console.log('| target | posts x languages | rebuild | runs | median wall (s) | / Hugo full build | / Eleventy full build | target (/ Hugo) |');
-  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
+  console.log('| target | posts x languages | rebuild | pages rendered | runs | median wall (s) | / Hugo full build | / Eleventy full build | target (/ Hugo) |');
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
   const goal = { none: ['nothing changed', 0.2], post: ['one post edited', 0.3], text: ['a text on every page edited', 1.0] };
   for (const r of rebuilds) {
     const peer = (g) => find(r.target, r.posts, r.langs, g)?.medianMs;
     for (const [kind, [label, max]] of Object.entries(goal)) {
       const m = r[kind]?.medianMs;
       const vs = (g) => (m && peer(g) ? (m / peer(g)).toFixed(2) : 'n/a');
-      console.log(`| ${r.target} | ${fmtInt(r.posts)} x ${r.langs} | ${label} | ${r[kind]?.timesMs.length ?? 0} | ${m ? sec(m) : `failed: ${r.error}`} | ${vs('hugo')} | ${vs('eleventy')} | <= ${max} |`);
+      const rendered = r[kind] ? `${[...new Set(r[kind].rendered.map(fmtInt))].join(', ')} of ${fmtInt(r[kind].pages)}` : '-';
+      console.log(`| ${r.target} | ${fmtInt(r.posts)} x ${r.langs} | ${label} | ${rendered} | ${r[kind]?.timesMs.length ?? 0} | ${m ? sec(m) : `failed: ${r.error}`} | ${vs('hugo')} | ${vs('eleventy')} | <= ${max} |`);
       if (m && peer('hugo') && ((r.posts === 4000 && r.langs === 1) || (r.posts === 1000 && r.langs === 4)))
         checks.push(`${r.target}: ${fmtInt(r.posts)} x ${r.langs}, ${label} / Hugo's full build ${(m / peer('hugo')).toFixed(2)} (target <= ${max}): ${verdict(m / peer('hugo') <= max)}`);
     }

@@ -1,0 +1,82 @@
+/**
+ * [R-INC-3] `npm run bench:scale` reports this project's rebuilds of one output folder (nothing
+ * changed, one post edited, a text on every page edited) beside the peers' full builds of the same
+ * posts, and says what each rebuild rendered, so the table never times another case than it names.
+ * Run at a tiny size: the benchmark itself is under test here, not the speed (docs/benchmarks.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statfsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, tmpDir } from '../helpers/site.ts';
+
+const TMPFS_MAGIC = 0x01021994;
+const onTmpfs = (() => {
+  try {
+    return statfsSync('/dev/shm').type === TMPFS_MAGIC;
+  } catch {
+    return false;
+  }
+})();
+
+interface Timed {
+  medianMs: number;
+  timesMs: number[];
+  rendered: number[];
+  pages: number;
+}
+interface Report {
+  results: { target: string; posts: number; langs: number; generator: string; medianMs?: number; pages?: number }[];
+  rebuilds: ({ target: string; posts: number; langs: number } & Record<'none' | 'post' | 'text', Timed>)[];
+}
+
+describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
+  it('[R-INC-3] one-post, one-text and no-change rebuilds, what each rendered, and their ratio to each peer installed', () => {
+    const target = onTmpfs ? 'tmpfs' : 'disk';
+    const json = path.join(tmpDir('bench-scale-'), 'report.json');
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'benchmarks/scale.js'), '--posts', '6', '--langs', '1', '--runs', '1', '--target', target, '--json', json], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+    expect(report.rebuilds).toHaveLength(1);
+    const rebuild = report.rebuilds[0]!;
+    expect(rebuild).toMatchObject({ target, posts: 6, langs: 1 });
+    const project = report.results.find((x) => x.generator === 'project')!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) / 2]!;
+    for (const kind of ['none', 'post', 'text'] as const) {
+      const t = rebuild[kind];
+      // Three timed runs of each (a median), every one a real build.
+      expect(t.timesMs, kind).toHaveLength(3);
+      for (const ms of t.timesMs) expect(ms, kind).toBeGreaterThan(0);
+      expect(t.medianMs, kind).toBe(median(t.timesMs));
+      // Out of every page of the build: as many as the full build wrote.
+      expect(t.pages, kind).toBe(project.pages);
+    }
+    // What each rebuild did: nothing, the edited post's page alone, every page (one language).
+    expect(rebuild.none.rendered).toEqual([0, 0, 0]);
+    expect(rebuild.post.rendered).toEqual([1, 1, 1]);
+    expect(rebuild.text.rendered).toEqual([rebuild.text.pages, rebuild.text.pages, rebuild.text.pages]);
+    expect(rebuild.text.pages).toBeGreaterThan(6);
+
+    // The table: one row per rebuild, its ratio to each peer's full build that ran (n/a for one not installed).
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith(`| ${target} | 6 x 1 |`));
+    const peer = (id: string) => report.results.find((x) => x.generator === id && x.medianMs !== undefined)?.medianMs;
+    const labels = { none: 'nothing changed', post: 'one post edited', text: 'a text on every page edited' };
+    expect(rows).toHaveLength(3);
+    for (const [kind, label] of Object.entries(labels) as [keyof typeof labels, string][]) {
+      const cells = rows.find((l) => l.includes(`| ${label} |`))?.split('|').map((c) => c.trim());
+      expect(cells, label).toBeDefined();
+      const [, , , , rendered, runs, wall, hugo, eleventy] = cells!;
+      const t = rebuild[kind];
+      expect(rendered).toBe(`${t.rendered[0]} of ${t.pages}`);
+      expect(runs).toBe('3');
+      expect(wall).toBe((t.medianMs / 1000).toFixed(2));
+      const ratio = (id: string) => (peer(id) ? (t.medianMs / peer(id)!).toFixed(2) : 'n/a');
+      expect(hugo, `${label} / Hugo`).toBe(ratio('hugo'));
+      expect(eleventy, `${label} / Eleventy`).toBe(ratio('eleventy'));
+    }
+  });
+});
