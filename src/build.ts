@@ -146,7 +146,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (!model) return fail('templates');
   // One-shot builds to disk keep the posts' parsed front matter between runs.
   const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.kept)) : undefined;
-  const loaded = await loadStage(config, model, cache, state, posts, record?.stamps.listings);
+  const loaded = await loadStage(config, model, cache, state, posts, record?.stamps);
   if (!loaded) return fail('load');
   lap('load');
   await pauseAsync('loaded');
@@ -363,11 +363,15 @@ function writeCompiled(file: string, code: CompiledCode): void {
   }
 }
 
-/** Stage "load": the content folder read, parsed and validated (the markdown helper gets each post's body as it is read). */
-async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState, posts?: ParseCache, listings?: InputStamps['listings']): Promise<Site | undefined> {
+/**
+ * Stage "load": the content folder read, parsed and validated (the markdown helper gets each post's
+ * body as it is read). With the kept posts' cache and the input stamps, a post unchanged since the
+ * build that kept it is not read (content/post-body.ts).
+ */
+async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState, posts?: ParseCache, stamps?: InputStamps): Promise<Site | undefined> {
   const helper = state.helper;
   if (cache) cache.model = model;
-  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, onPost: helper && ((p) => helper.add(p.file, p.body)), listings, onRoutable: routeReferences(state.diags) }, state.diags);
+  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, onPost: helper && ((p) => helper.add(p.file, p.body)), listings: stamps?.listings, onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
   return site;
 }

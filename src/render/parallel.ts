@@ -19,7 +19,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import type { Post, Site } from '../content/model.ts';
-import { splitFrontMatter } from '../content/load.ts';
+import { splitFrontMatter } from '../content/post-body.ts';
 import { createMarkdown } from '../content/markdown.ts';
 import { finishPostHtml } from './post-refs.ts';
 import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
@@ -226,7 +226,7 @@ export class PagePool {
     // Post bodies stay behind (workers read the posts they render): the model sent is metadata.
     const { locate: _locate, ...plainSite } = site;
     const message: StartMessage = {
-      site: { ...plainSite, posts: site.posts.map((p) => ({ ...p, body: '' })) },
+      site: { ...plainSite, posts: site.posts.map(withoutBody) },
       routeCount: routes.routes.length,
       assets: { ...plainAssets, images },
       templates: templates.compiled,
@@ -261,6 +261,14 @@ export class PagePool {
   async terminate(): Promise<void> {
     await Promise.all(this.workers.map((w) => (w.removeAllListeners(), w.terminate())));
   }
+}
+
+/** A post's fields, its body empty (a body not read yet stays unread: content/post-body.ts). */
+function withoutBody(post: Post): Post {
+  const copy: Record<string, unknown> = {};
+  for (const k of Object.keys(post) as (keyof Post)[]) if (k !== 'body') copy[k] = post[k];
+  copy.body = '';
+  return copy as unknown as Post;
 }
 
 /** Positions of `selected` in `all` (both in route table order). */

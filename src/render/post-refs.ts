@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Marked, type Token } from 'marked';
 import type { Diagnostics } from '../diagnostics.ts';
 import type { Post, Site } from '../content/model.ts';
+import { bodyMayLink } from '../content/post-body.ts';
 import type { RouteTable } from '../routes/table.ts';
 import { localize } from '../routes/paths.ts';
 import { LINK_MARK, REL_MARK, IMAGE_MARK, isExternalHref } from '../content/markdown.ts';
@@ -86,8 +87,8 @@ export interface PostImageUse {
 export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics): PostImageUse[] {
   const images: PostImageUse[] = [];
   for (const post of site.posts) {
-    // Most posts have neither: skip the second parse for them.
-    if (!post.body.includes('](') && !post.body.includes(']:')) continue;
+    // Most posts have neither: skip the second parse for them (and the read of a body not read yet).
+    if (!bodyMayLink(post)) continue;
     const report = (raw: string, message: string) =>
       diags.error({ code: 'post-link', file: post.file, line: lineIn(contentDir, post, raw), field: raw.length > 80 ? `${raw.slice(0, 77)}…` : raw, message });
     for (const ref of refsOf(post.body)) {

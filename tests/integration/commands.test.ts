@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postSchema } from '../../src/content/schema.ts';
-import { splitFrontMatter } from '../../src/content/load.ts';
+import { splitFrontMatter } from '../../src/content/post-body.ts';
 import { buildSite, copyContent, edit, listFiles, read, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
 import { flatten } from '../helpers/content.ts';
 import { parseHtml } from '../helpers/dom.ts';

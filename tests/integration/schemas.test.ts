@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { writeSchemas } from '../../src/commands/schemas.ts';
 import { contentSchemas, schemaText } from '../../src/content/json-schemas.ts';
 import { formatDiagnostic } from '../../src/diagnostics.ts';
-import { splitFrontMatter } from '../../src/content/load.ts';
+import { splitFrontMatter } from '../../src/content/post-body.ts';
 import { model } from '../../templates/model/index.ts';
 import { copyContent, edit, ROOT, runCli, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
 

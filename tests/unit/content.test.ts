@@ -8,7 +8,7 @@ import { createTranslate, flattenTexts } from '../../src/content/texts.ts';
 import { createMessages } from '../../src/content/messages.ts';
 import { createMarkdown } from '../../src/content/markdown.ts';
 import { buildDate } from '../../src/config.ts';
-import { splitFrontMatter } from '../../src/content/load.ts';
+import { splitFrontMatter } from '../../src/content/post-body.ts';
 
 describe('YAML with positions', () => {
   it('[R-BUILD-2] maps a schema error deep in a list back to its line and column', () => {
