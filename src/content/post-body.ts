@@ -66,7 +66,8 @@ const UNREAD = Object.freeze({
     const where = unread.get(this)!;
     if (where.body === undefined) {
       const diags = new Diagnostics();
-      const source = readContentTextSync(where.abs, where.rel, diags);
+      // Not a linked post (those are always read at load): no need to resolve where it lies.
+      const source = readContentTextSync(where.abs, where.rel, diags, undefined, { linked: false });
       where.body = source === undefined ? undefined : splitFrontMatter(source)?.body;
       if (where.body === undefined) throw new Error(`${where.rel} changed while the site was being built (${diags.items[0]?.message ?? 'its front matter is not closed'}): build again`);
     }
