@@ -464,14 +464,16 @@ async function loadPosts(
       // Kept from an earlier build for this very file (its stamp): neither read nor parsed.
       const stamp = linked ? undefined : opts.stamps?.[rel];
       const kept = stamp === undefined ? undefined : cache?.get(rel);
-      const unread = kept?.post !== undefined && kept.post.stamp === stamp;
+      // (Of the shape this version writes: a damaged cache entry only costs a read.)
+      const facts = kept?.post;
+      const unread = facts !== undefined && facts.stamp === stamp && typeof facts.digest === 'string' && typeof facts.links === 'boolean' && typeof kept!.value === 'object' && kept!.value !== null;
       let source: string | undefined;
       let matter: NonNullable<ReturnType<typeof parseMatter>>;
       let body: string | undefined;
       let known: BodyFacts;
       if (unread) {
-        matter = kept.value as typeof matter;
-        known = kept.post!;
+        matter = kept!.value as typeof matter;
+        known = facts;
       } else {
         source = readContentTextSync(abs, rel, diags, root, { linked });
         if (source === undefined) continue;

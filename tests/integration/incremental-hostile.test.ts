@@ -13,9 +13,9 @@
  * killed or paused in the middle, and builds of one output folder from several processes at once.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { serialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
 import { build as coldBuild } from '../../src/build.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
@@ -454,6 +454,25 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     edit(content, POST, /^title: .*$/m, 'title: "Changed 2"');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('posts-*.v8 entries whose body facts lost a field: those posts are read, so a link they hold is still checked', async () => {
+    const { content, out } = fresh();
+    const target = 'blog/monaco-grand-prix';
+    appendFileSync(path.join(content, POST), '\nSee also [the Grand Prix](/blog/monaco-grand-prix).\n');
+    await ok(build(content, out));
+    // Every post unchanged since is taken from the cache unread, by its facts; here they lack `links`.
+    const file = postsFile(content);
+    const entries = deserialize(readFileSync(file)) as [string, { post?: Record<string, unknown> }][];
+    expect(entries.find(([rel]) => rel === POST)?.[1].post).toMatchObject({ links: true });
+    for (const [, e] of entries) delete e.post?.links;
+    writeFileSync(file, serialize(entries));
+    // The linked post goes: the post linking it must fail the build, as it fails a cold one.
+    rmSync(path.join(content, target), { recursive: true });
+    const r = await build(content, out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(POST);
+    expect(r.stderr).toContain('link "/blog/monaco-grand-prix" is not a page of the site');
   });
 
   it('a truncated or garbage code-*.v8 compiled-code cache: compiled again, same output', async () => {
