@@ -285,6 +285,26 @@ const generators = [
   },
 ].filter(Boolean);
 
+/**
+ * Builds running now (each a process group of its own) and the folders this run made: Ctrl-C or a
+ * kill of the benchmark stops those builds too and removes the folders, so no peer's build is left
+ * running on its own (an orphaned Eleventy build kept a core busy for minutes, slowing whatever
+ * was measured next).
+ */
+const running = new Set();
+const madeDirs = new Set();
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(sig, () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+    }
+    for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+    console.error(`\nbench:scale: ${sig}: stopped its builds and removed its folders`);
+    process.exit(130);
+  });
+
 /** One build: resolves with { ms, rssMiB } or { error }. */
 function build(spec, limitMs = timeoutMs) {
   return new Promise((resolve) => {
@@ -292,6 +312,8 @@ function build(spec, limitMs = timeoutMs) {
     const [cmd, args] = timeBin ? [timeBin, ['-f', '@@rss=%M', spec.cmd, ...spec.args]] : [spec.cmd, spec.args];
     const started = process.hrtime.bigint();
     const child = spawn(cmd, args, { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child.pid);
+    child.on('close', () => running.delete(child.pid));
     let stdout = '';
     let stderr = '';
     const keep = (s, c) => (s.length < 1 << 20 ? s + c : s);
@@ -526,6 +548,7 @@ function planFrom(j, { minimal = false } = {}) {
 // warm-up (not timed): fills the project's esbuild cache of src/ and the OS caches of node_modules
 {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-warm-'));
+  madeDirs.add(dir);
   const input = generate(path.join(dir, 'in'), { posts: 20, langs: 4 });
   for (const g of generators) {
     const r = await build(g.command(input, path.join(dir, `out-${g.id}`)));
@@ -558,6 +581,7 @@ for (const [j, job] of jobs.entries()) {
     }
   }
   const dir = mkdtempSync(path.join(job.target.base, 'bench-scale-'));
+  madeDirs.add(dir);
   try {
     const genStart = Date.now();
     const input = generate(path.join(dir, 'in'), job);
