@@ -24,7 +24,7 @@ import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
 import { assetsKey, readsAfterRender, routeKeys } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
@@ -63,7 +63,7 @@ export interface BuildOptions {
   /** Called as each route starts rendering on this thread, then with `undefined` when none is left (watch reports it to its watchdog). */
   onRoute?: (route: Route | undefined) => void;
   /** The input stamps and last build record, when the caller read them (and found changes). */
-  inputs?: { stamps: InputStamps; last?: BuildRecord; ms: number };
+  inputs?: { stamps: InputStamps; last?: BuildRecord; ms: number; outputs?: OutputStamps };
 }
 
 export interface BuildResult {
@@ -170,7 +170,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   const assets = assetUrls(site, bundled, images, derived);
   if (plan) {
     plan.assets = assetsKey(templates.compiled.code, assets, images.table());
-    carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state);
+    carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state, await opts.inputs?.outputs?.get());
   }
   await Promise.all([...bundled.files, ...derived, ...images.files].map((f) => writer.write(f.file, f.content)));
   const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed, plan }, state);
@@ -266,7 +266,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
  * assets every page links are known to be the same. A file it lacks, or one changed since it was
  * published, is rendered instead.
  */
-function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan, last: BuildRecord | undefined, routes: RouteTable, state: BuildState): void {
+function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan, last: BuildRecord | undefined, routes: RouteTable, state: BuildState, now?: ReadonlyMap<string, string>): void {
   if (!plan.selected) return;
   if (plan.assets !== last?.assets) {
     plan.selected = undefined;
@@ -277,7 +277,7 @@ function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan
   // From the recorded build's own folder, not through the live link: a build of other options
   // published meanwhile must not lend its pages (a file that is gone is rendered instead).
   const from = path.join(buildsDir(config.outDir), last!.build!, WEB);
-  const missing = new Set(writer.carry(from, routes.routes.filter((r) => !chosen.has(r)).map((r) => r.file), last?.outputs));
+  const missing = new Set(writer.carry(from, routes.routes.filter((r) => !chosen.has(r)).map((r) => r.file), last?.outputs, now));
   if (missing.size) plan.selected = routes.routes.filter((r) => chosen.has(r) || missing.has(r.file));
   state.lap('carry');
 }

@@ -8,8 +8,8 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
-import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
-import { inspectOutput, OutputRefused, removeLeftovers, restoreInterrupted } from './output/publish.ts';
+import { inputStamps, OutputStamps, readRecord, unchangedResult } from './output/carry.ts';
+import { buildsDir, inspectOutput, OutputRefused, removeLeftovers, restoreInterrupted, WEB } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
@@ -90,6 +90,9 @@ async function runBuild(opts: CliOptions): Promise<number> {
     if (!opts.quiet) console.log(formatSummary(same, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   }
+  // The recorded build's files are stamped on a second thread while this one loads the build and
+  // the content: what the carry stage checks, ready by then (a large output only).
+  const outputs = last?.build !== undefined && last.outputs ? OutputStamps.start(path.join(buildsDir(config.outDir), last.build, WEB), Object.keys(last.outputs)) : undefined;
   const { build } = await import('./build.ts');
   const writer = new DiskWriter(config.outDir, { known: last?.files });
   // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
@@ -106,7 +109,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs } });
+    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs, outputs } });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   } catch (err) {
