@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
 import { loadSite, postCache, siteReport } from './content/load.ts';
+import { ContentChanged } from './content/post-body.ts';
 import { checkContent } from './content/checks.ts';
 import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
@@ -91,6 +92,10 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   const state: BuildState = { started, stages, lap, diags };
   try {
     return await buildSite(config, writer, opts, state);
+  } catch (err) {
+    // A post's file changed under the build (its body read on demand: content/post-body.ts).
+    if (err instanceof ContentChanged) throw new BuildError('load', [{ severity: 'error', code: 'changed', file: err.file, message: err.message }]);
+    throw err;
   } finally {
     await Promise.all([state.pool?.terminate(), state.helper?.terminate()]);
   }
@@ -371,7 +376,7 @@ function writeCompiled(file: string, code: CompiledCode): void {
 async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState, posts?: ParseCache, stamps?: InputStamps): Promise<Site | undefined> {
   const helper = state.helper;
   if (cache) cache.model = model;
-  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, onPost: helper && ((p) => helper.add(p.file, p.body)), listings: stamps?.listings, onRoutable: routeReferences(state.diags) }, state.diags);
+  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, ids: posts && stamps?.ids, onPost: helper && ((p) => helper.add(p.file, p.body)), listings: stamps?.listings, onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
   return site;
 }

@@ -46,6 +46,8 @@ export interface LoadOptions {
    * with its front matter is not read; its body is read when a page needs it (`unreadPost`).
    */
   stamps?: Readonly<Record<string, string>>;
+  /** Each content file's inode and change time, with `stamps`: kept with a post, and compared with it too. */
+  ids?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -56,7 +58,7 @@ export type ParseCache = Map<string, CacheEntry>;
 interface CacheEntry {
   source: string;
   value: unknown;
-  post?: BodyFacts & { stamp: string };
+  post?: BodyFacts & { stamp: string; id: string };
 }
 
 /** Parse `source` of `rel` once per distinct text; failures are never cached (they report again). */
@@ -462,11 +464,13 @@ async function loadPosts(
       const abs = `${blogDir}/${slug}/${name}`;
       const cache = opts.cache ?? opts.posts;
       // Kept from an earlier build for this very file (its stamp): neither read nor parsed.
+      // Its size and times and its inode: see InputStamps.ids.
       const stamp = linked ? undefined : opts.stamps?.[rel];
-      const kept = stamp === undefined ? undefined : cache?.get(rel);
+      const id = opts.ids?.[rel];
+      const kept = stamp === undefined || id === undefined ? undefined : cache?.get(rel);
       // (Of the shape this version writes: a damaged cache entry only costs a read.)
       const facts = kept?.post;
-      const unread = facts !== undefined && facts.stamp === stamp && typeof facts.digest === 'string' && typeof facts.links === 'boolean' && typeof kept!.value === 'object' && kept!.value !== null;
+      const unread = facts !== undefined && facts.stamp === stamp && facts.id === id && typeof facts.digest === 'string' && typeof facts.links === 'boolean' && typeof kept!.value === 'object' && kept!.value !== null;
       let source: string | undefined;
       let matter: NonNullable<ReturnType<typeof parseMatter>>;
       let body: string | undefined;
@@ -486,7 +490,7 @@ async function loadPosts(
         matter = parsed;
         body = parts.body;
         known = factsOf(body);
-        if (stamp !== undefined && cache) setFacts(cache, rel, { stamp, ...known });
+        if (stamp !== undefined && id !== undefined && cache) setFacts(cache, rel, { stamp, id, ...known });
       }
       if (!categories.includes(matter.category)) {
         source ??= readContentTextSync(abs, rel, diags, root, { linked }) ?? '';

@@ -56,10 +56,31 @@ export const bodyMayLink = (post: Post): boolean => facts(post).links;
 const unread = new WeakMap<object, { abs: string; rel: string; body?: string }>();
 
 /**
+ * A post's file changed while the site was being built: its body, read when a page needed it, is
+ * not the one the build planned with (its digest is in the page's input key). Reported as an error
+ * naming the file (`build` turns it into a build error); nothing is published.
+ */
+export class ContentChanged extends Error {
+  constructor(
+    readonly file: string,
+    why: string,
+  ) {
+    super(`${file} changed while the site was being built (${why}): build again`);
+  }
+}
+
+/** `body` as read now, checked against the digest the build planned with (undefined: not known). */
+export function checkedBody(rel: string, body: string | undefined, digest: string | undefined, why = 'its front matter is not closed'): string {
+  if (body === undefined) throw new ContentChanged(rel, why);
+  if (digest !== undefined && factsOf(body).digest !== digest) throw new ContentChanged(rel, 'its text is not the one loaded');
+  return body;
+}
+
+/**
  * Unread posts share one prototype whose `body` getter reads the post's file on first use, so they
  * share one shape (a getter of their own would give each post its own hidden class, and every
- * function touching posts would slow down). The file had the kept stamp when the build started;
- * one that no longer holds a post is an error naming it.
+ * function touching posts would slow down). The file had the kept stamp when the build started; one
+ * that no longer holds a post, or holds another text than the one kept, is an error naming it.
  */
 const UNREAD = Object.freeze({
   get body(): string {
@@ -68,8 +89,8 @@ const UNREAD = Object.freeze({
       const diags = new Diagnostics();
       // Not a linked post (those are always read at load): no need to resolve where it lies.
       const source = readContentTextSync(where.abs, where.rel, diags, undefined, { linked: false });
-      where.body = source === undefined ? undefined : splitFrontMatter(source)?.body;
-      if (where.body === undefined) throw new Error(`${where.rel} changed while the site was being built (${diags.items[0]?.message ?? 'its front matter is not closed'}): build again`);
+      const body = source === undefined ? undefined : splitFrontMatter(source)?.body;
+      where.body = checkedBody(where.rel, body, bodyFacts.get(this as unknown as Post)?.digest, diags.items[0]?.message);
     }
     return where.body;
   },

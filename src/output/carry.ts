@@ -74,18 +74,26 @@ export interface InputStamps {
    * folders' from here instead of listing 4,000 of them again (~20-40 ms). Not recorded.
    */
   listings?: ReadonlyMap<string, Dirent[]>;
+  /**
+   * Each content file's inode and change time (`ino:ctimeNs`), by path. A post is left unread only
+   * when these are the ones kept with it too (content/load.ts): size and modification time can be
+   * set back (`touch -r`, `cp -p`, a `mv` of another file of the same size and time), the change
+   * time cannot. Not recorded.
+   */
+  ids?: Readonly<Record<string, string>>;
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
   const { code: codeKey, kept, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
+  const ids: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
   const listings = new Map<string, Dirent[]>();
   for (const f of contentFiles(config.contentDir, listings)) {
-    content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f]);
+    content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f], (id) => (ids[f] = id));
     key.update(`${f}\0${content[f]}\n`);
   }
-  return { key: key.digest('hex'), code: codeKey, kept, codeStamps, compiled, content, listings };
+  return { key: key.digest('hex'), code: codeKey, kept, codeStamps, compiled, content, listings, ids };
 }
 
 /**
@@ -185,10 +193,12 @@ function contentFiles(root: string, listings?: Map<string, Dirent[]>): string[] 
  * changes its time. (Kept for good, the hash made every build after a checkout or a copy of 4,000
  * posts read and hash all of them: ~50 ms a build.) `sameStamp` counts that change as no change.
  */
-function stamp(file: string, before?: string): string {
-  const base = outputStamp(file);
-  if (base === '-') return base;
-  const recent = Date.now() - Number(BigInt(base.slice(base.indexOf(':') + 1)) / 1_000_000n) < RACY_MS;
+function stamp(file: string, before?: string, identity?: (id: string) => void): string {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!st) return '-';
+  identity?.(`${st.ino}:${st.ctimeNs}`);
+  const base = `${st.size}:${st.mtimeNs}`;
+  const recent = Date.now() - Number(st.mtimeNs / 1_000_000n) < RACY_MS;
   if (!recent && !before?.startsWith(`${base}:`)) return base;
   const hashed = `${base}:${createHash('sha256').update(readFileSync(file)).digest('base64url')}`;
   return !recent && before === hashed ? base : hashed;

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import type { Post, Site } from '../content/model.ts';
-import { splitFrontMatter } from '../content/post-body.ts';
+import { bodyDigest, checkedBody, splitFrontMatter } from '../content/post-body.ts';
 import { createMarkdown } from '../content/markdown.ts';
 import { finishPostHtml } from './post-refs.ts';
 import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
@@ -169,6 +169,8 @@ interface StartMessage {
   counter: SharedArrayBuffer;
   /** Indexes of the routes to render (an incremental build's share); absent: all of them. */
   only?: number[];
+  /** Each post's body digest, by file: a body a worker reads must be the one the build planned with. */
+  digests: Record<string, string>;
 }
 
 type Reply =
@@ -227,6 +229,7 @@ export class PagePool {
     const { locate: _locate, ...plainSite } = site;
     const message: StartMessage = {
       site: { ...plainSite, posts: site.posts.map(withoutBody) },
+      digests: Object.fromEntries(site.posts.map((p) => [p.file, bodyDigest(p)])),
       routeCount: routes.routes.length,
       assets: { ...plainAssets, images },
       templates: templates.compiled,
@@ -297,7 +300,7 @@ export function runPageWorker(): void {
       };
       const tally = createTally();
       const writer = new DiskWriter(start.outDir, { staging: start.staging });
-      const body = (post: Post) => splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body ?? '';
+      const body = (post: Post) => checkedBody(post.file, splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body, start.digests[post.file]);
       const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body });
       const list = start.only ? start.only.map((i) => routes.routes[i]!) : routes.routes;
       await renderClaimed(list, new Int32Array(counter), env, writer, tally);
@@ -350,8 +353,10 @@ export class MarkdownHelper {
   /** A helper for the posts an incremental build renders, handed their bodies now; undefined for a few. */
   static forPosts(entry: URL, posts: readonly Post[]): MarkdownHelper | undefined {
     if (!MarkdownHelper.worthIt(posts.length)) return undefined;
+    // Read (unread posts: from their files) before the thread starts: a read that fails leaves no thread behind.
+    const bodies = posts.map((p) => [p.file, p.body] as const);
     const helper = new MarkdownHelper(entry);
-    for (const p of posts) helper.add(p.file, p.body);
+    for (const [file, body] of bodies) helper.add(file, body);
     helper.flush();
     return helper;
   }

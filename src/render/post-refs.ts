@@ -86,6 +86,8 @@ export interface PostImageUse {
  */
 export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics): PostImageUse[] {
   const images: PostImageUse[] = [];
+  const targets = new Map<string, string>();
+  linkTargets.set(routes, targets);
   for (const post of site.posts) {
     // Most posts have neither: skip the second parse for them (and the read of a body not read yet).
     if (!bodyMayLink(post)) continue;
@@ -102,10 +104,22 @@ export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string
         if (kind !== 'local' && kind !== 'relative') continue;
         const r = resolvePostLink(post, ref.href, kind === 'relative', site, routes);
         if ('error' in r) report(ref.raw, r.error);
+        else targets.set(post.file, `${targets.get(post.file) ?? ''}${r.href}\n`);
       }
     }
   }
   return images;
+}
+
+/**
+ * Where each post's same-site links go, by post file, as the last check of a route table found
+ * (`checkPostRefs`): part of the post page's input key (routes/inputs.ts). A link goes to its
+ * target's version in the post's language when there is one, so the page changes when that version
+ * comes or goes, though the post does not.
+ */
+const linkTargets = new WeakMap<RouteTable, Map<string, string>>();
+export function postLinkTargets(routes: RouteTable, post: Post): string {
+  return linkTargets.get(routes)?.get(post.file) ?? '';
 }
 
 interface Ref {

@@ -8,7 +8,8 @@
  *   also read (`lang.name` and what the model's `sharedText` names), its hreflang alternates, and
  *   the caller's `code` (templates, client, generator, options). What every page links (compiled
  *   templates, client bundle, image table: `assetsKey`) the build compares as a whole;
- * - a post: its body (by digest: content/load.ts), and its versions in every language without their bodies (hreflang; a
+ * - a post: its body (by digest: content/post-body.ts), where its links go (render/post-refs.ts), and
+ *   its versions in every language without their bodies (hreflang; a
  *   version's preview image may be another's, through `site.postImages`);
  * - a blog list or category page: its slice of posts without their bodies, and where it sits
  *   among its pages;
@@ -22,6 +23,7 @@
 import { hash } from 'node:crypto';
 import type { Post, Site, SiteModel } from '../content/model.ts';
 import { bodyDigest } from '../content/post-body.ts';
+import { postLinkTargets } from '../render/post-refs.ts';
 import type { Route, RouteTable } from './table.ts';
 
 // One-shot hashing of one joined string: half the cost of a Hash object per route (4,700 routes).
@@ -62,7 +64,7 @@ export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code
   return keys;
 
   function own(r: Route): string[] {
-    if (r.kind === 'post') return [bodyDigest(r.post!), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
+    if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(routes, r.post!), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
     if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, site))];
     return [];
   }
