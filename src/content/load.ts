@@ -64,7 +64,8 @@ interface CacheEntry {
 /** Parse `source` of `rel` once per distinct text; failures are never cached (they report again). */
 function memo<T>(cache: ParseCache | undefined, rel: string, source: string, parse: () => T | undefined): T | undefined {
   const hit = cache?.get(rel);
-  if (hit && hit.source === source) return hit.value as T;
+  // (Every parse result is an object: another value is a damaged kept cache, parsed again.)
+  if (hit && hit.source === source && typeof hit.value === 'object' && hit.value !== null) return hit.value as T;
   const value = parse();
   if (value !== undefined) cache?.set(rel, { source, value });
   return value;
@@ -540,6 +541,8 @@ class KeptCache extends Map<string, CacheEntry> {
   private replaced = false;
   /** Entries whose post facts alone were updated (setFacts). */
   restamped = 0;
+  /** Entries of another shape were dropped when read: the file is written anew. */
+  dropped = false;
   override set(key: string, value: CacheEntry): this {
     this.replaced = true;
     return super.set(key, value);
@@ -550,7 +553,7 @@ class KeptCache extends Map<string, CacheEntry> {
    * microseconds each, where rewriting 4,000 posts' entries costs ~20 ms).
    */
   get changed(): boolean {
-    return this.replaced || this.restamped > 64;
+    return this.replaced || this.dropped || this.restamped > 64;
   }
 }
 
@@ -573,7 +576,12 @@ export const postCache = {
   file: (cacheDir: string, contentDir: string, code: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}-${code.slice(0, 12)}.v8`),
   read(file: string): ParseCache {
     try {
-      return new KeptCache(deserialize(readFileSync(file)) as [string, CacheEntry][]);
+      const entries = deserialize(readFileSync(file)) as unknown[];
+      // Entries of another shape (a damaged file) are dropped, and the cache is written anew.
+      const valid = entries.filter((e): e is [string, CacheEntry] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'object' && e[1] !== null && typeof (e[1] as CacheEntry).source === 'string');
+      const cache = new KeptCache(valid);
+      cache.dropped = valid.length !== entries.length;
+      return cache;
     } catch {
       return new KeptCache();
     }

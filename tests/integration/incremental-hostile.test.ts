@@ -344,6 +344,14 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     edit(content, POST, /^title: .*$/m, 'title: "Changed 2"');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
+    // Entries of the right source whose parsed value is not one (edited by hand): parsed again.
+    const entries = deserialize(readFileSync(file)) as [string, { source: string; value: unknown; post?: unknown }][];
+    for (const [, e] of entries) if (e.post) (e.value = 'not front matter'), delete e.post;
+    expect(entries.filter(([, e]) => e.value === 'not front matter').length).toBeGreaterThan(5); // rewritten whole after the wrong shape
+    writeFileSync(file, serialize(entries));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed 3"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
   it('posts-*.v8 entries whose body facts lost a field: those posts are read, so a link they hold is still checked', async () => {
