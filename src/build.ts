@@ -206,6 +206,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       compiled: stamps.compiled,
       codeStamps: stamps.codeStamps,
       content: stamps.content,
+      idsKey: stamps.idsKey,
       today: site.today,
       routes: Object.fromEntries(plan.keys!), // taken by the render stage at the latest
       assets: plan.assets,

@@ -26,6 +26,8 @@ export interface BuildRecord {
   compiled?: string;
   /** Content file stamps (what changed since, for the summary), and the code files' stamps that carry a hash. */
   content?: Record<string, string>;
+  /** A hash of the content files' inodes and change times (`InputStamps.ids`): "nothing changed" needs it unchanged too. */
+  idsKey?: string;
   codeStamps?: Record<string, string>;
   /** Each route's input key by output file (routes/inputs.ts), and the key of the assets every page links. */
   routes?: Record<string, string>;
@@ -75,12 +77,15 @@ export interface InputStamps {
    */
   listings?: ReadonlyMap<string, Dirent[]>;
   /**
-   * Each content file's inode and change time (`ino:ctimeNs`), by path. A post is left unread only
-   * when these are the ones kept with it too (content/load.ts): size and modification time can be
-   * set back (`touch -r`, `cp -p`, a `mv` of another file of the same size and time), the change
-   * time cannot. Not recorded.
+   * Each content file's inode and change time (`ino:ctimeNs`), by path. Size and modification time
+   * can be set back (`touch -r`, `cp -p`, a `mv` of another file of the same size and time), the
+   * change time cannot: "nothing changed" needs these unchanged too (they are part of `key`), and
+   * a post is left unread only when they are the ones kept with it (content/load.ts). A file whose
+   * change time alone moved (chmod, a copy) makes a build that renders nothing again.
    */
   ids?: Readonly<Record<string, string>>;
+  /** A hash of `ids` (recorded). */
+  idsKey?: string;
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
@@ -88,12 +93,15 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
   const content: Record<string, string> = {};
   const ids: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
+  const idsKey = createHash('sha256');
   const listings = new Map<string, Dirent[]>();
   for (const f of contentFiles(config.contentDir, listings)) {
     content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f], (id) => (ids[f] = id));
     key.update(`${f}\0${content[f]}\n`);
+    idsKey.update(`${f}\0${ids[f]}\n`);
   }
-  return { key: key.digest('hex'), code: codeKey, kept, codeStamps, compiled, content, listings, ids };
+  const idsDigest = idsKey.digest('hex');
+  return { key: key.update(idsDigest).digest('hex'), code: codeKey, kept, codeStamps, compiled, content, listings, ids, idsKey: idsDigest };
 }
 
 /**
@@ -245,7 +253,7 @@ function isRecord(r: unknown): r is BuildRecord {
   const table = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
   return (
     typeof r === 'object' && r !== null && str(o.key) && opt(o.build, str) && strings(o.files) && Array.isArray(o.diagnostics) && typeof o.stats === 'object' && o.stats !== null &&
-    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
+    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
   );
 }
 
@@ -392,7 +400,7 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
   if (restamped && !sameInputs(config, stamps, last)) return undefined;
   if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
   // (Not over the record of a build another process has published meanwhile: that one stands.)
-  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content, codeStamps: stamps.codeStamps, compiled: stamps.compiled });
+  if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content, idsKey: stamps.idsKey, codeStamps: stamps.codeStamps, compiled: stamps.compiled });
   const ms = performance.now() - started;
   return {
     diagnostics: last.diagnostics,
@@ -402,5 +410,5 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
 
 /** The same code, date and content files as the record, each stamp the same (sameStamp). */
 function sameInputs(config: BuildConfig, stamps: InputStamps, last: BuildRecord): boolean {
-  return last.code === stamps.code && last.today === config.today && last.content !== undefined && changedFiles(last.content, stamps.content).length === 0;
+  return last.code === stamps.code && last.today === config.today && last.content !== undefined && changedFiles(last.content, stamps.content).length === 0 && last.idsKey === stamps.idsKey;
 }

@@ -16,7 +16,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
-import { build, codeFile, differencesFromCold, fresh, ok, pausedAtCarry, postsFile, recordFile, snapshot, spawnBuild } from '../helpers/incremental.ts';
+import { age, build, codeFile, differencesFromCold, fresh, ok, pausedAtCarry, postsFile, recordFile, snapshot, spawnBuild } from '../helpers/incremental.ts';
 import { edit, listFiles, ROOT, runMain, tmpDir } from '../helpers/site.ts';
 
 const NOTHING = /^Nothing changed since the last build/;
@@ -110,6 +110,24 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const r = await at(() => ok(build(content, out)));
     expect(r.stdout).toMatch(/rendered \d+ of \d+ pages \(blog\/madrid-luxury-dining\/en\.md changed\)/);
     expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a same-size edit whose modification time is set back (touch -r), alone: not "nothing changed" (its change time moved), as a cold build', async () => {
+    const { content, out } = fresh();
+    age(content);
+    await ok(build(content, out));
+    const file = path.join(content, POST);
+    const { atime, mtime } = statSync(file);
+    const before = readFileSync(file, 'utf8');
+    const after = before.replace(/^title: "(.)/m, (_m, c: string) => `title: "${c === 'X' ? 'Y' : 'X'}`);
+    expect(Buffer.byteLength(after)).toBe(Buffer.byteLength(before));
+    writeFileSync(file, after);
+    utimesSync(file, atime, mtime);
+    const r = await ok(build(content, out));
+    expect(r.stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    // Then nothing changed: said again.
+    expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
   });
 
   it('content built right after a copy is hashed once more when no longer recent, then stamped by size and time: nothing changed either time', async () => {
