@@ -545,11 +545,12 @@ function planFrom(j, { minimal = false } = {}) {
   return rest;
 }
 
-// warm-up (not timed): fills the project's esbuild cache of src/ and the OS caches of node_modules
+// warm-up (not timed): fills the project's esbuild cache of src/ and the OS caches of node_modules,
+// at 20 posts x 4 languages, or the smallest case's size when smaller (a run of a few posts)
 {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-warm-'));
   madeDirs.add(dir);
-  const input = generate(path.join(dir, 'in'), { posts: 20, langs: 4 });
+  const input = generate(path.join(dir, 'in'), { posts: Math.min(20, ...cases.map((c) => c.posts)), langs: Math.min(4, ...cases.map((c) => c.langs)) });
   for (const g of generators) {
     const r = await build(g.command(input, path.join(dir, `out-${g.id}`)));
     if (r.error) log(`warm-up: ${g.name} failed: ${r.error}`);
