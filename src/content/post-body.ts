@@ -96,6 +96,12 @@ const UNREAD = Object.freeze({
   },
 });
 
+/** Whether `post`'s body has not been read yet (it will be read from its file, and checked, on first use). */
+export function isUnread(post: Post): boolean {
+  const where = unread.get(post);
+  return where !== undefined && where.body === undefined;
+}
+
 /** A new object for an unread post: its fields are assigned by the caller, its body is read on first use. */
 export function unreadPost(abs: string, rel: string): Post {
   const post = Object.create(UNREAD) as Post;
