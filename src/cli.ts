@@ -9,7 +9,7 @@ import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
 import { inputStamps, OutputStamps, readRecord, unchangedResult } from './output/carry.ts';
-import { buildsDir, inspectOutput, OutputRefused, removeLeftovers, restoreInterrupted, WEB } from './output/publish.ts';
+import { buildsDir, inspectOutput, liveBuild, OutputRefused, removeLeftovers, restoreInterrupted, WEB } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
@@ -92,7 +92,8 @@ async function runBuild(opts: CliOptions): Promise<number> {
   }
   // The recorded build's files are stamped on a second thread while this one loads the build and
   // the content: what the carry stage checks, ready by then (a large output only).
-  const outputs = last?.build !== undefined && last.outputs ? OutputStamps.start(path.join(buildsDir(config.outDir), last.build, WEB), Object.keys(last.outputs)) : undefined;
+  // Only when the recorded build is the live one: else nothing is carried (every page is rendered).
+  const outputs = last?.build !== undefined && last.outputs && liveBuild(config.outDir) === last.build ? OutputStamps.start(path.join(buildsDir(config.outDir), last.build, WEB), Object.keys(last.outputs)) : undefined;
   const { build } = await import('./build.ts');
   const writer = new DiskWriter(config.outDir, { known: last?.files });
   // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
