@@ -491,7 +491,7 @@ async function loadPosts(
         matter = parsed;
         body = parts.body;
         known = factsOf(body);
-        if (stamp !== undefined && id !== undefined && cache) setFacts(cache, rel, { stamp, id, ...known });
+        if (stamp !== undefined && id !== undefined && cache instanceof KeptCache) cache.restamp(rel, { stamp, id, ...known });
       }
       if (!categories.includes(matter.category)) {
         source ??= readContentTextSync(abs, rel, diags, root, { linked }) ?? '';
@@ -539,7 +539,7 @@ function parseMatter(rel: string, matter: string, diags: Diagnostics) {
 /** A parse cache read from disk that knows whether anything was added or replaced since. */
 class KeptCache extends Map<string, CacheEntry> {
   private replaced = false;
-  /** Entries whose post facts alone were updated (setFacts). */
+  /** Entries whose post facts alone were updated (`restamp`). */
   restamped = 0;
   /** Entries of another shape were dropped when read: the file is written anew. */
   dropped = false;
@@ -555,15 +555,11 @@ class KeptCache extends Map<string, CacheEntry> {
   get changed(): boolean {
     return this.replaced || this.dropped || this.restamped > 64;
   }
-}
-
-/** Record a post's file stamp and body facts with its parsed front matter (the entry `memo` made or found). */
-function setFacts(cache: ParseCache, rel: string, post: NonNullable<CacheEntry['post']>): void {
-  const entry = cache.get(rel)!;
-  if (cache instanceof KeptCache) {
-    cache.restamped++;
-    Map.prototype.set.call(cache, rel, { ...entry, post });
-  } else cache.set(rel, { ...entry, post });
+  /** Record a post's file stamp and body facts with its parsed front matter (the entry `memo` made or found). */
+  restamp(rel: string, post: NonNullable<CacheEntry['post']>): void {
+    this.restamped++;
+    super.set(rel, { ...this.get(rel)!, post });
+  }
 }
 
 /**
