@@ -403,10 +403,10 @@ async function rebuildTimes(input, out, runs) {
       if (r.error) return { error: `${kind}: ${r.error}` };
       times[kind].push(r.ms);
       did[kind].push(rebuildDid(out, before));
-      log(`  rebuild ${kind.padEnd(5)} ${sec(r.ms).padStart(7)} s  ${did[kind].at(-1).rendered} pages rendered`);
+      log(`  rebuild ${kind.padEnd(5)} ${sec(r.ms).padStart(7)} s  ${did[kind].at(-1).rendered} pages rendered, ${did[kind].at(-1).spliced} spliced`);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { medianMs: median(v), timesMs: v, rendered: did[k].map((d) => d.rendered), pages: did[k].at(-1).pages }]));
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { medianMs: median(v), timesMs: v, rendered: did[k].map((d) => d.rendered), spliced: did[k].map((d) => d.spliced), pages: did[k].at(-1).pages }]));
 }
 
 /** The id of the build live in output folder `out` (its folder in the builds folder beside it). */
@@ -414,15 +414,16 @@ const liveBuildOf = (out) => path.basename(path.dirname(realpathSync(out)));
 
 /**
  * What a rebuild of `out` did, so the table says what it timed: nothing when the live build is the
- * one before it (nothing changed), else the pages it rendered of all, from the build's record in
- * the build cache (docs/architecture.md, incremental builds).
+ * one before it (nothing changed), else the pages it rendered of all and those it spliced (given a
+ * changed layout piece without rendering), from the build's record in the build cache
+ * (docs/architecture.md, incremental builds).
  */
 function rebuildDid(out, liveBefore) {
   const record = path.join(root, 'node_modules/.cache/site', `last-build-${createHash('sha256').update(out).digest('hex').slice(0, 12)}.json`);
   const stats = JSON.parse(readFileSync(record, 'utf8')).stats;
   const pages = Object.values(stats.pages).flatMap((byLang) => Object.values(byLang)).reduce((a, b) => a + b, 0);
-  if (liveBuildOf(out) === liveBefore) return { rendered: 0, pages };
-  return { rendered: stats.incremental?.rendered ?? pages, pages };
+  if (liveBuildOf(out) === liveBefore) return { rendered: 0, spliced: 0, pages };
+  return { rendered: stats.incremental?.rendered ?? pages, spliced: stats.incremental?.spliced ?? 0, pages };
 }
 
 // ---------------------------------------------------------------------------------------- the runs
@@ -709,7 +710,8 @@ if (rebuilds.length) {
     for (const [kind, [label, max]] of Object.entries(goal)) {
       const m = r[kind]?.medianMs;
       const vs = (g) => (m && peer(g) ? (m / peer(g)).toFixed(2) : 'n/a');
-      const rendered = r[kind] ? `${[...new Set(r[kind].rendered.map(fmtInt))].join(', ')} of ${fmtInt(r[kind].pages)}` : '-';
+      const spliced = r[kind] ? [...new Set(r[kind].spliced.map(fmtInt))].join(', ') : '0';
+      const rendered = r[kind] ? `${[...new Set(r[kind].rendered.map(fmtInt))].join(', ')} of ${fmtInt(r[kind].pages)}${spliced === '0' ? '' : ` (${spliced} spliced)`}` : '-';
       console.log(`| ${r.target} | ${fmtInt(r.posts)} x ${r.langs} | ${label} | ${rendered} | ${r[kind]?.timesMs.length ?? 0} | ${m ? sec(m) : `failed: ${r.error}`} | ${vs('hugo')} | ${vs('eleventy')} | <= ${max} |`);
       if (m && peer('hugo') && ((r.posts === 4000 && r.langs === 1) || (r.posts === 1000 && r.langs === 4)))
         checks.push(`${r.target}: ${fmtInt(r.posts)} x ${r.langs}, ${label} / Hugo's full build ${(m / peer('hugo')).toFixed(2)} (target <= ${max}): ${verdict(m / peer('hugo') <= max)}`);

@@ -20,13 +20,16 @@ import type { ParseCache } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
-import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter } from './render/parallel.ts';
+import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type MadePiece, type RenderTally } from './render/parallel.ts';
+import { splicePages } from './render/splice.ts';
+import type { TextList } from './render/reads.ts';
 import { renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
-import { assetsKey, readsAfterRender, routeKeys } from './routes/inputs.ts';
+import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
+import { readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
+import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
 import { inlineHashesOf } from './output/hosting.ts';
@@ -197,9 +200,11 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
   const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
-  if (plan?.rendered !== undefined) stats.incremental = { rendered: plan.rendered, reused: (writer as DiskWriter).carried, why: plan.why };
+  if (plan?.rendered !== undefined) stats.incremental = { rendered: plan.rendered, reused: (writer as DiskWriter).carried, spliced: plan.spliced?.size ?? 0, pieces: splicedPieces(plan), why: plan.why };
   if (record && plan && writer instanceof DiskWriter) {
     const { stamps } = record;
+    // Before the record: a kill between the two leaves reads of another build, which are ignored.
+    if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId)).catch(() => undefined);
     const unrecorded = await writeRecord(config, {
       key: stamps.key,
       code: stamps.code,
@@ -235,26 +240,39 @@ interface RoutePlan {
   why: string;
   /** Set once the assets are known: their key (a change renders every route). */
   assets?: string;
-  /** Set after rendering: pages rendered (the rest were carried over). */
+  /** Set after rendering: pages rendered (the rest were carried over or spliced). */
   rendered?: number;
   missingTexts?: boolean;
   /** Pages that read the list of posts: as the last build recorded them (what `keys` assumed), then as of this build. */
   readsPosts?: Set<string>;
-  /** The keys again, with what pages read this time. */
-  rekey(reads: (file: string) => boolean): Map<string, string>;
+  /** This build's route and piece keys. */
+  keyer: InputKeys;
+  /** What the recorded build's pages read and where their pieces are (output/pieces.ts), when recorded with it. */
+  reads?: ReadsRecord;
+  /** Pages whose own inputs are unchanged but that show a changed piece (`changed`, numbers in `reads.pieces`): spliced, not rendered. */
+  splice?: { routes: Route[]; changed: Set<number> };
+  /** Set after rendering: pages spliced, with where their pieces now sit. */
+  spliced?: Map<string, number[]>;
+  /** The recorded build's web root, its files' stamps as published and as taken at this build's start (OutputStamps): set when carrying. */
+  from?: string;
+  expected?: Readonly<Record<string, string>>;
+  now?: ReadonlyMap<string, string>;
+  /** Set after rendering: what this build's pages read, for its reads record. */
+  next?: ReadsWriter;
 }
 
 /**
  * Which routes this build renders: those whose input key (routes/inputs.ts) differs from the
- * recorded build's, when that record can vouch for the output in place. Anything it cannot vouch
+ * recorded build's, when that record can vouch for the output in place, and which it splices:
+ * those whose key is the same but that show a piece whose key is not. Anything it cannot vouch
  * for renders everything, and `why` says so.
  */
 function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, site: Site, routes: RouteTable, model: SiteModel): RoutePlan {
   const readsPosts = last?.readsPosts && new Set(last.readsPosts);
-  const rekey = (reads: (file: string) => boolean) => routeKeys(site, routes, model, stamps.code, reads);
+  const keyer = new InputKeys(site, routes, model, stamps.code);
   // Rendering everything needs no keys first: they are taken once, after rendering, with what the
   // pages read (hashing every route's inputs is ~50 ms at 4,700 routes).
-  const all = (why: string): RoutePlan => ({ why, readsPosts, rekey });
+  const all = (why: string): RoutePlan => ({ why, readsPosts, keyer });
   if (!last) return all('no earlier build of this output folder is recorded');
   if (!last.routes || !last.content) return all('the last build was recorded by an earlier version');
   if (last.build === undefined || last.build !== liveBuild(config.outDir)) return all('the build in place is not the one recorded (an interrupted build, or a replaced folder)');
@@ -263,8 +281,72 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const changed = changedFiles(last.content, stamps.content);
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
-  const keys = routeKeys(site, routes, model, stamps.code, readsPosts && ((file) => readsPosts.has(file)));
-  return { keys, readsPosts, rekey, selected: routes.routes.filter((r) => keys.get(r.file) !== last.routes![r.file]), why: `${shown}${dated}` };
+  const reads = readReads(recordFile(config), last.build);
+  const keys = keyer.all(readsPosts && ((file) => readsPosts.has(file)), reads && recordedTexts(reads));
+  const selected: Route[] = [];
+  const splice: Route[] = [];
+  const pieces = new Set<number>();
+  if (reads) reads.pieces.forEach(([id, texts, posts, key], n) => keyer.piece(id, { texts: texts < 0 ? undefined : reads.textSets[texts], posts }) !== key && pieces.add(n));
+  for (const r of routes.routes) {
+    if (keys.get(r.file) !== last.routes[r.file]) selected.push(r);
+    else if (pieces.size && reads!.placed[r.file]?.some((n, i) => i % 3 === 0 && pieces.has(n))) splice.push(r);
+  }
+  return { keys, readsPosts, keyer, reads, selected, ...(splice.length && { splice: { routes: splice, changed: pieces } }), why: `${shown}${dated}` };
+}
+
+/** The names of the pieces spliced into pages (`footer`), for the summary. */
+function splicedPieces(plan: RoutePlan): string[] {
+  if (!plan.spliced?.size || !plan.splice || !plan.reads) return [];
+  const names = new Set<string>();
+  for (const n of plan.splice.changed) {
+    const id = plan.reads.pieces[n]![0];
+    names.add(id.slice(id.indexOf('\0') + 1).split(/[:\0]/)[0]!);
+  }
+  return [...names].sort();
+}
+
+/** The texts each page of a recorded build read, by output file (undefined: every text of its language). */
+function recordedTexts(reads: ReadsRecord): (file: string) => TextList | undefined {
+  return (file) => {
+    const n = reads.texts[file];
+    return n === undefined ? undefined : reads.textSets[n];
+  };
+}
+
+/** What each page this build rendered read, by output file, from every thread's tally. */
+function renderedReads(tallies: readonly RenderTally[]): Map<string, { texts: TextList | undefined; placed: readonly (string | number)[] }> {
+  const out = new Map<string, { texts: TextList | undefined; placed: readonly (string | number)[] }>();
+  for (const t of tallies) for (const [file, r] of t.pageReads) out.set(file, { texts: r.texts === undefined ? undefined : t.textSets.lists[r.texts], placed: r.placed });
+  return out;
+}
+
+/**
+ * This build's reads record (output/pieces.ts): rendered pages as they read now, spliced and
+ * carried pages as recorded (a spliced page's pieces where they now sit); pieces as made now, or
+ * as recorded when no page rendered now made them, each with its key as of this build.
+ */
+function nextReads(routes: RouteTable, plan: RoutePlan, read: ReturnType<typeof renderedReads>, tallies: readonly RenderTally[]): ReadsWriter {
+  const w = new ReadsWriter();
+  const made = new Map<string, MadePiece>();
+  for (const t of tallies) for (const [id, m] of t.pieces) if (!made.has(id)) made.set(id, m);
+  const old = plan.reads;
+  const recorded = new Map(old?.pieces.map((p) => [p[0], p]));
+  const piece = (id: string) => {
+    const m = made.get(id);
+    const p = recorded.get(id);
+    const texts = m ? (m.all ? undefined : m.texts) : p![1] < 0 ? undefined : old!.textSets[p![1]];
+    const posts = m ? m.posts : p![2];
+    return w.piece(id, texts, posts, () => plan.keyer.piece(id, { texts, posts }));
+  };
+  for (const r of routes.routes) {
+    const now = read.get(r.file);
+    if (now) w.page(r.file, now.texts, now.placed, piece);
+    else if (old && old.texts[r.file] !== undefined && old.placed[r.file]) {
+      const placed = plan.spliced?.get(r.file) ?? old.placed[r.file]!;
+      w.page(r.file, old.textSets[old.texts[r.file]!], placed.map((v, i) => (i % 3 === 0 ? old.pieces[v]![0] : v)), piece);
+    }
+  }
+  return w;
 }
 
 /**
@@ -276,15 +358,20 @@ function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan
   if (!plan.selected) return;
   if (plan.assets !== last?.assets) {
     plan.selected = undefined;
+    plan.splice = undefined;
     plan.why = 'the compiled templates, styles, client script or image files changed';
     return;
   }
-  const chosen = new Set(plan.selected);
+  const chosen = new Set([...plan.selected, ...(plan.splice?.routes ?? [])]);
   // From the recorded build's own folder, not through the live link: a build of other options
   // published meanwhile must not lend its pages (a file that is gone is rendered instead).
   const from = path.join(buildsDir(config.outDir), last!.build!, WEB);
+  Object.assign(plan, { from, expected: last?.outputs, now });
   const missing = new Set(writer.carry(from, routes.routes.filter((r) => !chosen.has(r)).map((r) => r.file), last?.outputs, now));
-  if (missing.size) plan.selected = routes.routes.filter((r) => chosen.has(r) || missing.has(r.file));
+  if (missing.size) {
+    const selected = new Set(plan.selected);
+    plan.selected = routes.routes.filter((r) => selected.has(r) || missing.has(r.file));
+  }
   state.lap('carry');
 }
 
@@ -584,7 +671,8 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const tallies = [tally];
   if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, config, counter, r.plan?.selected);
   const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(opts.cache) });
-  await renderClaimed(selected, counter, renderEnv(site, routes, assets, templates, tally, { helper: state.helper }), writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
+  const env = renderEnv(site, routes, assets, templates, tally, { helper: state.helper });
+  await renderClaimed(selected, counter, env, writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {
       diags.error({ code: 'render', message: err.message });
@@ -595,6 +683,10 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
       tallies.push(...done.tallies);
     }
   }
+  // Pages whose only change is a piece they show: the new piece spliced in (render/splice.ts).
+  const plan = r.plan;
+  const splice = plan?.splice;
+  const spliced = splice && plan.reads && plan.from && !diags.hasErrors() ? await splicePages(splice.routes, { from: plan.from, reads: plan.reads, changed: splice.changed, expected: plan.expected, now: plan.now, env, writer, tally }) : undefined;
   const pages: BuildStats['pages'] = {};
   const missing = new Map<string, Set<string>>();
   for (const t of tallies) {
@@ -602,16 +694,22 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
   }
   state.readsPosts = tallies.flatMap((t) => t.readsPosts);
-  if (r.plan) {
-    // Carried pages count as built; which texts they miss is only known when rendered.
-    const chosen = new Set(selected);
+  if (plan) {
+    // Carried and spliced pages count as built; which texts they miss is only known when rendered.
+    const chosen = new Set([...selected, ...(spliced?.rendered ?? [])]);
     for (const route of routes.routes) if (!chosen.has(route)) (pages[route.kind] ??= {})[route.lang] = (pages[route.kind]?.[route.lang] ?? 0) + 1;
-    r.plan.rendered = selected.length;
-    r.plan.missingTexts = missing.size > 0;
+    plan.rendered = chosen.size;
+    plan.spliced = spliced?.placed;
+    plan.missingTexts = missing.size > 0;
     // What the rendered pages read now: the keys are taken again where it is not what they assumed.
-    const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), r.plan.readsPosts, state.readsPosts);
-    r.plan.readsPosts = reads;
-    if (changed || !r.plan.keys) r.plan.keys = r.plan.rekey((file) => reads.has(file));
+    const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), plan.readsPosts, state.readsPosts);
+    plan.readsPosts = reads;
+    const read = renderedReads(tallies);
+    const before = plan.reads && recordedTexts(plan.reads);
+    const textsOf = (file: string) => (read.has(file) ? read.get(file)!.texts : before?.(file));
+    if (changed || !plan.keys) plan.keys = plan.keyer.all((file) => reads.has(file), textsOf);
+    else for (const route of chosen) plan.keys.set(route.file, plan.keyer.route(route, reads.has(route.file), textsOf(route.file)));
+    plan.next = nextReads(routes, plan, read, tallies);
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, entries] of missing) {

@@ -66,7 +66,8 @@ function incrementalLine(stats: BuildResult['stats'], total: number): string[] {
   const inc = stats.incremental;
   if (!inc) return [];
   if (inc.rendered === total) return [`  rendered every page: ${inc.why}`];
-  return [`  rendered ${inc.rendered} of ${total} pages (${inc.why}); ${inc.reused} unchanged pages taken from the last build`];
+  const spliced = inc.spliced ? `; ${inc.spliced} pages given the new ${inc.pieces?.join(', ') || 'shared parts'} without rendering them again` : '';
+  return [`  rendered ${inc.rendered} of ${total} pages (${inc.why})${spliced}; ${inc.reused} unchanged pages taken from the last build`];
 }
 
 function printErrors(stage: string, diagnostics: Diagnostic[], verbose = false): void {

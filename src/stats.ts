@@ -19,8 +19,11 @@ export interface BuildStats {
   languages: readonly string[];
   /** Files of the live build, when nothing changed since it (nothing rendered or written); 0 for a real build. */
   carried: number;
-  /** An incremental build: pages rendered, files taken from the live build unchanged, and why it rendered what it did. */
-  incremental?: { rendered: number; reused: number; why: string };
+  /**
+   * An incremental build: pages rendered, files taken from the live build unchanged, pages given a
+   * changed layout piece without rendering (`spliced`, the pieces' names), and why it rendered what it did.
+   */
+  incremental?: { rendered: number; reused: number; spliced?: number; pieces?: string[]; why: string };
   /** Threads that rendered pages: 1, or 1 + the page workers of a large build (render/parallel.ts). */
   threads: number;
   /** The host target the output was written for (its files in the web root and beside it). */

@@ -60,10 +60,12 @@ export function splitMissing(entries: Iterable<string>): { keys: string[]; args:
  * `t(key, args)` over one language's ICU messages (`messages`: the language's, parsed once per
  * build). A missing key, and a text using an argument `args` lacks (shown as `{name}`: a client
  * script's placeholder is passed as such, `t('slides.counter', { n: '{n}', total: '{total}' })`),
- * are told to `onMissing` (missingArguments for the latter).
+ * are told to `onMissing` (missingArguments for the latter). `onRead` is told every key asked for
+ * (incremental builds key a page on the texts it read: render/reads.ts).
  */
-export function createTranslate(onMissing: (key: string) => void, messages: Messages): Translate {
+export function createTranslate(onMissing: (key: string) => void, messages: Messages, onRead?: (key: string) => void): Translate {
   const t = ((key, vars) => {
+    onRead?.(key);
     const text = messages.format(key, vars, (names) => onMissing(missingArguments(key, names, Object.keys(vars ?? {}))));
     if (text === undefined) {
       onMissing(key);
@@ -71,7 +73,10 @@ export function createTranslate(onMissing: (key: string) => void, messages: Mess
     }
     return text;
   }) as Translate;
-  t.has = (key) => messages.has(key);
+  t.has = (key) => {
+    onRead?.(key);
+    return messages.has(key);
+  };
   return t;
 }
 

@@ -229,7 +229,8 @@ export function changedFiles(before: Readonly<Record<string, string>>, after: Re
   return [...out].sort();
 }
 
-function recordFile(config: BuildConfig): string {
+/** Where the record of `config.outDir`'s last good build is kept. */
+export function recordFile(config: BuildConfig): string {
   const id = createHash('sha256').update(config.outDir).digest('hex').slice(0, 12);
   return path.join(config.cacheDir, `last-build-${id}.json`);
 }
@@ -268,7 +269,7 @@ export function outputStamps(outDir: string, files: readonly string[], known?: R
 }
 
 /** A file's size and modification time (`size:mtimeNs`), '-' when it is gone. */
-function outputStamp(file: string): string {
+export function outputStamp(file: string): string {
   const st = statSync(file, { bigint: true, throwIfNoEntry: false });
   return st ? `${st.size}:${st.mtimeNs}` : '-';
 }

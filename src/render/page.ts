@@ -8,6 +8,7 @@ import type { Route, RouteTable } from '../routes/table.ts';
 import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
 import type { TemplateModule } from './templates.ts';
+import type { PageReads, PieceReads } from './reads.ts';
 import { requireCjs } from '../require.ts';
 
 const { createElement } = requireCjs('react') as typeof import('react');
@@ -30,14 +31,17 @@ export interface RenderEnv {
   postHtml(post: Post): string;
   /**
    * Set while a route renders: whether it read the list of posts (`site.posts`, through the page
-   * context). Incremental builds key only such pages on every post (src/routes/inputs.ts).
+   * context), the texts it read, the pieces placed in it. Incremental builds key pages on what
+   * they read (src/routes/inputs.ts, render/reads.ts).
    */
-  reads?: { posts: boolean };
+  reads?: PageReads;
 }
 
 /**
  * The site and route table as templates see them: reading the list of posts, or the whole route
- * table (which lists every post's pages), is noted in `env.reads` (one view per environment).
+ * table (which lists every post's pages), is noted in `env.reads` (one view per environment), and
+ * so is each text of the page's language read from `site.texts` (listing a table's keys counts as
+ * reading all of them).
  */
 const views = new WeakMap<RenderEnv, { site: Site; routes: RouteTable }>();
 function viewsOf(env: RenderEnv): { site: Site; routes: RouteTable } {
@@ -53,13 +57,39 @@ function viewsOf(env: RenderEnv): { site: Site; routes: RouteTable } {
       enumerable: true,
     });
     const { site, routes } = env;
+    const tables = Object.fromEntries(Object.entries(site.texts).map(([lang, table]) => [lang, trackedTable(lang, table, reads)]));
     view = {
-      site: Object.create(site, { posts: noted(() => site.posts) }) as Site,
+      site: Object.create(site, { posts: noted(() => site.posts), texts: { value: Object.freeze(tables), enumerable: true } }) as Site,
       routes: Object.create(routes, { routes: noted(() => routes.routes), byPath: noted(() => routes.byPath) }) as RouteTable,
     };
     views.set(env, view);
   }
   return view;
+}
+
+/** A language's text table that notes what the page of that language reads from it. */
+function trackedTable(lang: string, table: Readonly<Record<string, string>>, reads: PageReads): Readonly<Record<string, string>> {
+  const every = () => {
+    if (reads.lang === lang) reads.all = true;
+  };
+  return new Proxy(table, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && reads.lang === lang) reads.text(key);
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      if (typeof key === 'string' && reads.lang === lang) reads.text(key);
+      return Reflect.has(target, key);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      if (typeof key === 'string' && reads.lang === lang) reads.text(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+    ownKeys(target) {
+      every();
+      return Reflect.ownKeys(target);
+    },
+  });
 }
 
 const formatCache = new WeakMap<Site, Map<string, Format>>();
@@ -119,7 +149,8 @@ function formatFor(site: Site, lang: string, locale: string, t: Translate): Form
 export function createContext(route: Route, env: RenderEnv): PageContext {
   const { site, routes, assets } = env;
   const lang = route.lang;
-  const t = createTranslate((key) => env.onMissingText(lang, key), siteMessages(site, lang));
+  const reads = env.reads;
+  const t = createTranslate((key) => env.onMissingText(lang, key), siteMessages(site, lang), reads && ((key) => reads.text(key)));
   // Asset URLs already carry the base path: only the origin goes in front.
   const origin = new URL(site.config.baseUrl).origin;
   const imageUrl = (file: string) => `${origin}${assets.image(file).src}`;
@@ -176,13 +207,26 @@ function samePage(route: Route, lang: string, env: RenderEnv): string | undefine
   return env.routes.byPath.has(p) ? p : undefined;
 }
 
-/** Render one route to the bytes of a complete HTML document. */
-export function renderRoute(route: Route, env: RenderEnv): Buffer {
-  if (env.reads) env.reads.posts = false;
+/**
+ * Render one route to the bytes of a complete HTML document. With `env.reads`, the pieces placed
+ * in it go to `placed`: each piece's number (`pieceOf`), its first byte and the byte after it.
+ */
+export function renderRoute(route: Route, env: RenderEnv, placed?: number[]): Buffer {
+  env.reads?.begin(route.lang);
   const ctx = createContext(route, env);
   const Page = env.templates.pages[route.template];
   if (!Page) throw new Error(`no template "${route.template}" for ${route.path} (${route.origin}); templates/index.tsx exports: ${Object.keys(env.templates.pages).join(', ')}`);
-  return piecesOf(env).assemble(`<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`);
+  return piecesOf(env).assemble(`<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`, placed);
+}
+
+/** A piece of this environment by number (`renderRoute`'s `placed`): its id (`lang\0key`), what it read, its bytes. */
+export function pieceOf(env: RenderEnv, n: number): { id: string; reads: PieceReads & { posts: boolean }; bytes: Buffer } {
+  return piecesOf(env).piece(n);
+}
+
+/** The bytes of the piece `id` (`lang\0key`) if this environment has made it. */
+export function pieceBytes(env: RenderEnv, id: string): Buffer | undefined {
+  return piecesOf(env).bytesOf(id);
 }
 
 /**
@@ -194,29 +238,47 @@ export function renderRoute(route: Route, env: RenderEnv): Buffer {
 class Pieces {
   private readonly open = `<!--${randomBytes(9).toString('base64url')}:`;
   private readonly index = new Map<string, number>();
+  private readonly ids: string[] = [];
   private readonly bytes: Buffer[] = [];
-  /** Pieces that read the list of posts: every page showing one reads it too. */
-  private readonly readPosts = new Set<number>();
+  /** What each piece read while it was made: the texts key the piece, the list of posts every page showing it. */
+  private readonly made: (PieceReads & { posts: boolean })[] = [];
 
-  constructor(private readonly reads?: { posts: boolean }) {}
+  constructor(private readonly reads?: PageReads) {}
 
   marker(key: string, make: () => string): string {
     let i = this.index.get(key);
     const reads = this.reads;
     if (i === undefined) {
-      const outer = reads?.posts ?? false;
-      if (reads) reads.posts = false;
-      const piece = this.assemble(make()); // a piece may hold pieces
+      reads?.enterPiece();
+      let piece: Buffer;
+      try {
+        piece = this.assemble(make()); // a piece may hold pieces
+      } finally {
+        this.made[this.bytes.length] = reads?.leavePiece() ?? { texts: [], all: false, posts: false };
+      }
       i = this.bytes.push(piece) - 1;
+      this.ids.push(key);
       this.index.set(key, i);
-      if (reads?.posts) this.readPosts.add(i);
-      if (reads) reads.posts ||= outer;
-    } else if (reads && this.readPosts.has(i)) reads.posts = true;
+    }
+    const made = this.made[i]!;
+    if (reads) {
+      if (made.posts) reads.posts = true;
+      if (reads.inPiece) reads.addPiece(made);
+    }
     return `${this.open}${i}-->`;
   }
 
-  /** `html` with every marker replaced by its piece, as UTF-8 bytes. */
-  assemble(html: string): Buffer {
+  piece(n: number): { id: string; reads: PieceReads & { posts: boolean }; bytes: Buffer } {
+    return { id: this.ids[n]!, reads: this.made[n]!, bytes: this.bytes[n]! };
+  }
+
+  bytesOf(id: string): Buffer | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.bytes[i];
+  }
+
+  /** `html` with every marker replaced by its piece, as UTF-8 bytes; `placed` gets [piece, start, end] of each. */
+  assemble(html: string, placed?: number[]): Buffer {
     let at = html.indexOf(this.open);
     if (at < 0) return Buffer.from(html);
     const parts: (string | Buffer)[] = [];
@@ -224,10 +286,13 @@ class Pieces {
     let pos = 0;
     while (at >= 0) {
       const end = html.indexOf('-->', at);
-      const piece = this.bytes[Number(html.slice(at + this.open.length, end))]!;
+      const n = Number(html.slice(at + this.open.length, end));
+      const piece = this.bytes[n]!;
       const before = html.slice(pos, at);
       parts.push(before, piece);
-      total += Buffer.byteLength(before) + piece.length;
+      total += Buffer.byteLength(before);
+      placed?.push(n, total, total + piece.length);
+      total += piece.length;
       pos = end + 3;
       at = html.indexOf(this.open, pos);
     }

@@ -26,7 +26,8 @@ import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
-import { renderRoute, type RenderEnv } from './page.ts';
+import { pieceOf, renderRoute, type RenderEnv } from './page.ts';
+import { PageReads, TextSets, type PieceReads } from './reads.ts';
 import { evaluateTemplates, type CompiledTemplates, type TemplateModule } from './templates.ts';
 
 export const PAGE_WORKER_ROLE = 'site-pages';
@@ -62,10 +63,39 @@ export interface RenderTally {
   errors: Diagnostic[];
   /** Output files of the rendered routes whose page read the list of posts (src/routes/inputs.ts). */
   readsPosts: string[];
+  /** What each rendered page read, by output file (render/reads.ts). */
+  pageReads: Map<string, PageRead>;
+  /** The text lists `PageRead.texts` numbers. */
+  textSets: TextSets;
+  /** What each piece placed in a rendered page read, by piece id. */
+  pieces: Map<string, MadePiece>;
+}
+
+/** What a piece read while it was made. */
+export type MadePiece = PieceReads & { posts: boolean };
+
+/** What one rendered page read: its texts (a number in the tally's `textSets`; absent: every text), the pieces placed in it. */
+export interface PageRead {
+  texts?: number;
+  /** Each piece placed: its id, first byte and the byte after it. */
+  placed: (string | number)[];
 }
 
 export function createTally(): RenderTally {
-  return { pages: {}, missing: new Map(), errors: [], readsPosts: [] };
+  return { pages: {}, missing: new Map(), errors: [], readsPosts: [], pageReads: new Map(), textSets: new TextSets(), pieces: new Map() };
+}
+
+/** Note what `route`'s page read (env.reads, `placed` from renderRoute) in `tally`. */
+export function tallyReads(tally: RenderTally, env: RenderEnv, file: string, placed: readonly number[]): void {
+  const reads = env.reads!;
+  if (reads.posts) tally.readsPosts.push(file);
+  const ids: (string | number)[] = [];
+  for (let i = 0; i < placed.length; i += 3) {
+    const piece = pieceOf(env, placed[i]!);
+    if (!tally.pieces.has(piece.id)) tally.pieces.set(piece.id, piece.reads);
+    ids.push(piece.id, placed[i + 1]!, placed[i + 2]!);
+  }
+  tally.pageReads.set(file, { texts: reads.all ? undefined : tally.textSets.add(reads.textList()), placed: ids });
 }
 
 /**
@@ -87,7 +117,7 @@ export function renderEnv(
     assets,
     templates,
     onMissingText: (lang, key) => (tally.missing.get(lang) ?? tally.missing.set(lang, new Set()).get(lang)!).add(key),
-    reads: { posts: false },
+    reads: new PageReads(),
     // Links and images are resolved here, not in the markdown helper: they need the routes and images.
     postHtml: (post) => finishPostHtml(helper?.take(post.file) ?? recentMarkdown(body(post), markdown), post, site, routes, assets.image),
   };
@@ -137,14 +167,15 @@ export async function renderClaimed(
     for (let i = start; i < end; i++) {
       const route = routes[i]!;
       let html: Uint8Array;
+      const placed: number[] = [];
       onRoute?.(route);
       try {
-        html = renderRoute(route, env);
+        html = renderRoute(route, env, placed);
       } catch (err) {
         tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
         continue;
       }
-      if (env.reads?.posts) tally.readsPosts.push(route.file);
+      if (env.reads) tallyReads(tally, env, route.file, placed);
       await writer.write(route.file, html);
       const byLang = (tally.pages[route.kind] ??= {});
       byLang[route.lang] = (byLang[route.lang] ?? 0) + 1;
@@ -174,7 +205,7 @@ interface StartMessage {
 }
 
 type Reply =
-  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[] }
+  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[]; pageReads: [string, PageRead][]; textSets: string[][]; pieces: [string, MadePiece][] }
   | { ok: false; message: string };
 
 /** What the workers rendered, merged. */
@@ -257,7 +288,9 @@ export class PagePool {
       if (!r.ok) throw new Error(`a page worker failed: ${r.message}`);
       result.files.push(...r.files);
       result.bytes += r.bytes;
-      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors, readsPosts: r.readsPosts });
+      const textSets = new TextSets();
+      for (const list of r.textSets) textSets.add(list);
+      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors, readsPosts: r.readsPosts, pageReads: new Map(r.pageReads), textSets, pieces: new Map(r.pieces) });
     }
     return result;
   }
@@ -305,7 +338,18 @@ export function runPageWorker(): void {
       const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body });
       const list = start.only ? start.only.map((i) => routes.routes[i]!) : routes.routes;
       await renderClaimed(list, new Int32Array(counter), env, writer, tally);
-      reply = { ok: true, files: writer.paths(), bytes: writer.bytes, pages: tally.pages, missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]), errors: tally.errors, readsPosts: tally.readsPosts };
+      reply = {
+        ok: true,
+        files: writer.paths(),
+        bytes: writer.bytes,
+        pages: tally.pages,
+        missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]),
+        errors: tally.errors,
+        readsPosts: tally.readsPosts,
+        pageReads: [...tally.pageReads],
+        textSets: tally.textSets.lists as string[][],
+        pieces: [...tally.pieces],
+      };
     } catch (err) {
       reply = { ok: false, message: (err as Error).stack ?? String(err) };
     }

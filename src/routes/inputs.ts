@@ -24,6 +24,8 @@ import { hash } from 'node:crypto';
 import type { Post, Site, SiteModel } from '../content/model.ts';
 import { bodyDigest } from '../content/post-body.ts';
 import { postLinkTargets } from '../render/post-refs.ts';
+import type { TextList } from '../render/reads.ts';
+import { translateReferences } from '../content/facts.ts';
 import type { Route, RouteTable } from './table.ts';
 
 // One-shot hashing of one joined string: half the cost of a Hash object per route (4,700 routes).
@@ -36,38 +38,117 @@ function postMeta(post: Post, site: Site): string {
   return JSON.stringify([meta, site.postImages?.[post.file]]);
 }
 
+/** What a piece read when it was made (render/reads.ts): its texts (undefined: every text of its language), and whether it read the list of posts. */
+export interface PieceInputs {
+  texts: TextList | undefined;
+  posts: boolean;
+}
+
+/**
+ * The keys of one build's routes and pieces (what is hashed for all of them is hashed once).
+ * `readsPosts`: whether a page read the list of posts when last rendered (unknown: it did).
+ * `textsOf`: the texts a page read when last rendered (render/reads.ts); unknown: every text of its
+ * language, as a page rendered by an earlier version is keyed.
+ */
+export class InputKeys {
+  private readonly global: string;
+  private readonly sharedKey: string;
+  private readonly langKey: Map<string, string>;
+  private readonly metas: Map<Post, string>;
+  private readonly allPosts: string;
+  private readonly bySlug = new Map<string, Post[]>();
+  private readonly textKeys = new WeakMap<TextList, Map<string, string>>();
+  private readonly deps = new Map<string, (string | null)[]>();
+
+  constructor(
+    private readonly site: Site,
+    private readonly routes: RouteTable,
+    model: SiteModel,
+    code: string,
+  ) {
+    const { locate: _locate, texts, posts, postImages: _images, ...rest } = site;
+    // Site-wide content: everything in the site but its texts and posts (facts derive from it).
+    this.global = hashOf(code, JSON.stringify(rest));
+    // Texts other languages' pages read too: one key for all of them.
+    const shared: string[] = [];
+    for (const lang of site.languages) for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v);
+    this.sharedKey = hashOf(...shared);
+    this.langKey = new Map(site.languages.map((lang) => [lang, hashOf(this.global, this.sharedKey, JSON.stringify(texts[lang] ?? {}))]));
+    this.metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
+    this.allPosts = hashOf(...this.metas.values());
+    for (const p of posts) (this.bySlug.get(p.slug) ?? this.bySlug.set(p.slug, []).get(p.slug)!).push(p);
+  }
+
+  /** The key of every route by output file. */
+  all(readsPosts?: (file: string) => boolean, textsOf?: (file: string) => TextList | undefined): Map<string, string> {
+    const keys = new Map<string, string>();
+    for (const r of this.routes.routes) keys.set(r.file, this.route(r, !readsPosts || readsPosts(r.file), textsOf?.(r.file)));
+    return keys;
+  }
+
+  /** One route's key: `readsPosts`, whether its page reads the list of posts; `texts`, the texts it reads (undefined: all). */
+  route(r: Route, readsPosts: boolean, texts: TextList | undefined): string {
+    const alternates = [...this.routes.alternates(r)].join('\0');
+    const where = `${r.kind}\0${r.path}\0${r.template}\0${r.canonical}\0${r.target}\0${r.source}\0${r.category}`;
+    // A page that read the list of posts when last rendered (or any page, when that is not known) depends on every post.
+    const all = readsPosts ? this.allPosts : '';
+    return hashOf(this.textsKey(r.lang, texts), where, alternates, all, ...this.own(r));
+  }
+
+  /**
+   * A piece's key (`id`: `lang\0key`, render/page.ts): the site-wide content, the texts it read,
+   * the list of posts if it read it. Pages showing it get its bytes spliced in when only this changed.
+   */
+  piece(id: string, made: PieceInputs): string {
+    const lang = id.slice(0, id.indexOf('\0'));
+    return hashOf('piece', id, this.textsKey(lang, made.texts), made.posts ? this.allPosts : '');
+  }
+
+  /** Site-wide content and the texts of `lang` read (`texts`; undefined: all of them). */
+  private textsKey(lang: string, texts: TextList | undefined): string {
+    if (!texts || !this.langKey.has(lang)) return this.langKey.get(lang) ?? this.global;
+    let byLang = this.textKeys.get(texts);
+    if (!byLang) this.textKeys.set(texts, (byLang = new Map()));
+    let key = byLang.get(lang);
+    if (key === undefined) {
+      const table = this.site.texts[lang] ?? {};
+      // The locale formats every text; a text naming a list fact shows the texts it lists (content/facts.ts).
+      const read = texts.map((k) => [k, table[k] ?? null, ...this.depsOf(lang, k, table)]);
+      byLang.set(lang, (key = hashOf(this.global, this.sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]))));
+    }
+    return key;
+  }
+
+  /** The values of the texts a text's list facts show (a `{kind:id}` list fact names text keys), in `lang`. */
+  private depsOf(lang: string, key: string, table: Readonly<Record<string, string>>): (string | null)[] {
+    const raw = table[key];
+    if (raw === undefined || !raw.includes(':')) return [];
+    const memo = `${lang}\0${key}`;
+    let deps = this.deps.get(memo);
+    if (!deps) {
+      deps = [];
+      for (const ref of translateReferences(raw).refs.values()) {
+        const fact = this.site.facts[ref];
+        if (fact?.kind === 'list') for (const item of fact.items) for (const k of item) deps.push(table[k] ?? null);
+      }
+      this.deps.set(memo, deps);
+    }
+    return deps;
+  }
+
+  private own(r: Route): string[] {
+    if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(this.routes, r.post!), ...(this.bySlug.get(r.post!.slug) ?? []).map((p) => this.metas.get(p)!)];
+    if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => this.metas.get(p) ?? postMeta(p, this.site))];
+    return [];
+  }
+}
+
 /**
  * The key of every route by output file. `code` keys what is not content (templates, client
  * bundle, images, generator, options); the caller passes it so a change there changes every key.
  */
-export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code: string, readsPosts?: (file: string) => boolean): Map<string, string> {
-  const { locate: _locate, texts, posts, postImages: _images, ...rest } = site;
-  // Site-wide content: everything in the site but its texts and posts (facts derive from it).
-  const global = hashOf(code, JSON.stringify(rest));
-  // Texts other languages' pages read too: one key for all of them.
-  const shared: string[] = [];
-  for (const lang of site.languages) for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v);
-  const sharedKey = hashOf(...shared);
-  const langKey = new Map(site.languages.map((lang) => [lang, hashOf(global, sharedKey, JSON.stringify(texts[lang] ?? {}))]));
-  const metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
-  const allPosts = hashOf(...metas.values());
-  const bySlug = new Map<string, Post[]>();
-  for (const p of posts) (bySlug.get(p.slug) ?? bySlug.set(p.slug, []).get(p.slug)!).push(p);
-  const keys = new Map<string, string>();
-  for (const r of routes.routes) {
-    const alternates = [...routes.alternates(r)].join('\0');
-    const where = `${r.kind}\0${r.path}\0${r.template}\0${r.canonical}\0${r.target}\0${r.source}\0${r.category}`;
-    // A page that read the list of posts when last rendered (or any page, when that is not known) depends on every post.
-    const all = !readsPosts || readsPosts(r.file) ? allPosts : '';
-    keys.set(r.file, hashOf(langKey.get(r.lang) ?? global, where, alternates, all, ...own(r)));
-  }
-  return keys;
-
-  function own(r: Route): string[] {
-    if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(routes, r.post!), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
-    if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, site))];
-    return [];
-  }
+export function routeKeys(site: Site, routes: RouteTable, model: SiteModel, code: string, readsPosts?: (file: string) => boolean, textsOf?: (file: string) => TextList | undefined): Map<string, string> {
+  return new InputKeys(site, routes, model, code).all(readsPosts, textsOf);
 }
 
 /**

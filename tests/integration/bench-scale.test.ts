@@ -23,6 +23,7 @@ interface Timed {
   medianMs: number;
   timesMs: number[];
   rendered: number[];
+  spliced: number[];
   pages: number;
 }
 interface Report {
@@ -55,11 +56,18 @@ describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
       // Out of every page of the build: as many as the full build wrote.
       expect(t.pages, kind).toBe(project.pages);
     }
-    // What each rebuild did: nothing, the edited post's page alone, every page (one language).
+    // What each rebuild did: nothing, the edited post's page alone, and for the footer's text one
+    // page rendered (which makes the new footer) and the footer spliced into every other page showing it.
     expect(rebuild.none.rendered).toEqual([0, 0, 0]);
+    expect(rebuild.none.spliced).toEqual([0, 0, 0]);
     expect(rebuild.post.rendered).toEqual([1, 1, 1]);
-    expect(rebuild.text.rendered).toEqual([rebuild.text.pages, rebuild.text.pages, rebuild.text.pages]);
+    expect(rebuild.post.spliced).toEqual([0, 0, 0]);
+    expect(rebuild.text.rendered).toEqual([1, 1, 1]);
     expect(rebuild.text.pages).toBeGreaterThan(6);
+    const spliced = rebuild.text.spliced[0]!;
+    expect(rebuild.text.spliced).toEqual([spliced, spliced, spliced]);
+    expect(spliced).toBeGreaterThan(6); // the posts' pages at least
+    expect(spliced).toBeLessThan(rebuild.text.pages);
 
     // The table: one row per rebuild, its ratio to each peer's full build that ran (n/a for one not installed).
     const rows = r.stdout.split('\n').filter((l) => l.startsWith(`| ${target} | 6 x 1 |`));
@@ -71,7 +79,7 @@ describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
       expect(cells, label).toBeDefined();
       const [, , , , rendered, runs, wall, hugo, eleventy] = cells!;
       const t = rebuild[kind];
-      expect(rendered).toBe(`${t.rendered[0]} of ${t.pages}`);
+      expect(rendered).toBe(`${t.rendered[0]} of ${t.pages}${t.spliced[0] ? ` (${t.spliced[0]} spliced)` : ''}`);
       expect(runs).toBe('3');
       expect(wall).toBe((t.medianMs / 1000).toFixed(2));
       const ratio = (id: string) => (peer(id) ? (t.medianMs / peer(id)!).toFixed(2) : 'n/a');

@@ -1,7 +1,7 @@
 /**
  * [R-INC-2] An incremental `site build` is byte-identical to a cold build of the same content: random
  * sequences of an operator's edits (a post's body, date, category or title, a price, a text every
- * page shows, a language's name, a new language, a deleted translation, a deleted post, a renamed
+ * page shows (the footer's: spliced), a text one page shows, a city's name (read through list facts too), a language's name, a new language, a deleted translation, a deleted post, a renamed
  * image, a template change), each followed by an incremental build of one output folder and a cold build in memory, compared file
  * by file (pages, assets, sitemap, service worker and the host's files beside the web root).
  * [R-INC-1] A paragraph added to a post renders exactly that post's page and says which file changed;
@@ -106,6 +106,25 @@ const EDITS: { name: string; apply(s: Site): string }[] = [
       const lang = pick(s, languages(s));
       rewrite(path.join(s.content, `i18n/${lang}.yaml`), /^( {2}madeWith: )(.*)$/m, (_m, key, text) => `${key}${text.replace(/ \(\d+\)$/, '')} (${s.step})`);
       return `i18n/${lang}.yaml: footer.madeWith`;
+    },
+  },
+  {
+    // A text the home page shows (its hero): only the pages that read it are rendered.
+    name: 'text on one page',
+    apply(s) {
+      const lang = pick(s, languages(s));
+      rewrite(path.join(s.content, `i18n/${lang}.yaml`), /^(hero:\n(?: {2}.*\n)*? {2}title: )(.*)$/m, (_m, key, text) => `${key}${text.replace(/ \(\d+\)$/, '')} (${s.step})`);
+      return `i18n/${lang}.yaml: hero.title`;
+    },
+  },
+  {
+    // A city's name: shown as itself (footer, city page) and inside texts listing the cities
+    // through a list fact (`{cities:line}`, `{cities:names}`), whose pages read only those texts.
+    name: 'city name',
+    apply(s) {
+      const lang = pick(s, languages(s));
+      rewrite(path.join(s.content, `i18n/${lang}.yaml`), /^( {2}madrid:\n {4}name: )(.*)$/m, (_m, key, text) => `${key}${text.replace(/ \(\d+\)$/, '')} (${s.step})`);
+      return `i18n/${lang}.yaml: city.madrid.name`;
     },
   },
   {
@@ -237,6 +256,13 @@ describe('[R-INC-2] incremental builds equal cold builds', () => {
       if (edit.name === 'post body') expect(result.stats.incremental, `seed ${seed}, ${steps.join('; ')}`).toMatchObject({ rendered: 1, why: expect.stringMatching(/^blog\/.*changed/) });
       // A title shows on the post's pages, the lists holding it and the pages that read every post (admin): not the whole site.
       if (edit.name === 'post title') expect(result.stats.incremental!.rendered, `seed ${seed}, ${steps.join('; ')}`).toBeLessThan(pageCount(result) / 4);
+      // A text only the footer shows: the footer is made once and spliced into its language's pages, which are not rendered again.
+      if (edit.name === 'text on every page') {
+        expect(result.stats.incremental!.spliced, `seed ${seed}, ${steps.join('; ')}`).toBeGreaterThan(0);
+        expect(result.stats.incremental!.rendered, `seed ${seed}, ${steps.join('; ')}`).toBeLessThan(pageCount(result) / 4);
+      }
+      // A text one page shows renders the pages that read it (the home page, in its language), not the rest.
+      if (edit.name === 'text on one page') expect(result.stats.incremental!.rendered, `seed ${seed}, ${steps.join('; ')}`).toBeLessThan(pageCount(result) / 4);
       compare(out, await coldBuild(s, out), seed, steps);
     });
   });

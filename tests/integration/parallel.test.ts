@@ -98,10 +98,11 @@ describe('parallel rendering', () => {
   });
 
   it('[R-INC-2] an incremental build that renders many posts, with the markdown helper on, matches a cold build', async () => {
-    // A text every page of the default language shows: the build renders those pages and their
-    // posts, handing the posts' bodies to a helper (whose HTML is used when it is back in time).
+    // A text every page of the default language reads itself (the title's template; a footer text
+    // would be spliced): the build renders those pages and their posts, handing the posts' bodies
+    // to a helper (whose HTML is used when it is back in time).
     const out = incremental;
-    edit(content, 'i18n/en.yaml', /^(\s+madeWith: ).*$/m, '$1"Made with care, everywhere"');
+    edit(content, 'i18n/en.yaml', /^(\s+titleTemplate: ).*$/m, '$1"{title} | {brand}"');
     const helped = await build(out, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_MARKDOWN_HELPER_POSTS: '1' });
     expect(helped.code, helped.stderr).toBe(0);
     expect(helped.stdout).toMatch(/rendered \d+ of \d+ pages \(i18n\/en\.yaml changed\)/);

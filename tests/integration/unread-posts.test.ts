@@ -59,7 +59,9 @@ function addPost(content: string, slug: string, title: string, body: string, lan
 
 /** A text every English page shows, changed: every English page is rendered, posts from bodies read on demand. */
 let footer = 0;
-const everyEnglishPage = (content: string) => edit(content, 'i18n/en.yaml', /^(\s*madeWith:).*$/m, `$1 Made in Madrid ${++footer}`);
+// A text every English page reads itself (its title's template): every page is rendered again. (A
+// footer text would not do: the footer is a piece, spliced into pages without rendering them.)
+const everyEnglishPage = (content: string) => edit(content, 'i18n/en.yaml', /^(\s*titleTemplate:).*$/m, `$1 "{title} · {brand} ${++footer}"`);
 
 const liveBuild = (out: string) => readlinkSync(path.join(path.dirname(out), `.${path.basename(out)}.builds`, 'live'));
 
