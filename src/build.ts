@@ -20,7 +20,7 @@ import type { ParseCache } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
-import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type MadePiece, type RenderTally } from './render/parallel.ts';
+import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type RenderTally } from './render/parallel.ts';
 import { splicePages } from './render/splice.ts';
 import type { TextList } from './render/reads.ts';
 import { renderRoute } from './render/page.ts';
@@ -28,7 +28,7 @@ import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
 import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
-import { readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
+import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
@@ -204,7 +204,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (record && plan && writer instanceof DiskWriter) {
     const { stamps } = record;
     // Before the record: a kill between the two leaves reads of another build, which are ignored.
-    if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId)).catch(() => undefined);
+    if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId, (id, made) => plan.keyer.piece(id, made))).catch(() => undefined);
     const unrecorded = await writeRecord(config, {
       key: stamps.key,
       code: stamps.code,
@@ -249,8 +249,11 @@ interface RoutePlan {
   keyer: InputKeys;
   /** What the recorded build's pages read and where their pieces are (output/pieces.ts), when recorded with it. */
   reads?: ReadsRecord;
-  /** Pages whose own inputs are unchanged but that show a changed piece (`changed`, numbers in `reads.pieces`): spliced, not rendered. */
-  splice?: { routes: Route[]; changed: Set<number> };
+  /**
+   * Pages whose own inputs are unchanged but that show a changed piece (`changed`, numbers in
+   * `reads.pieces`): spliced, not rendered; `placed`, where their pieces are.
+   */
+  splice?: { routes: Route[]; placed: Map<string, number[]>; changed: Set<number> };
   /** Set after rendering: pages spliced, with where their pieces now sit. */
   spliced?: Map<string, number[]>;
   /** The recorded build's web root, its files' stamps as published and as taken at this build's start (OutputStamps): set when carrying. */
@@ -282,16 +285,25 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
   const reads = readReads(recordFile(config), last.build);
-  const keys = keyer.all(readsPosts && ((file) => readsPosts.has(file)), reads && recordedTexts(reads));
+  const keys = keyer.all(readsPosts && ((file) => readsPosts.has(file)), reads && ((file) => listOf(reads, file)));
   const selected: Route[] = [];
   const splice: Route[] = [];
+  const placed = new Map<string, number[]>();
   const pieces = new Set<number>();
   if (reads) reads.pieces.forEach(([id, texts, posts, key], n) => keyer.piece(id, { texts: texts < 0 ? undefined : reads.textSets[texts], posts }) !== key && pieces.add(n));
   for (const r of routes.routes) {
     if (keys.get(r.file) !== last.routes[r.file]) selected.push(r);
-    else if (pieces.size && reads!.placed[r.file]?.some((n, i) => i % 3 === 0 && pieces.has(n))) splice.push(r);
+    else if (pieces.size && listOf(reads!, r.file)) {
+      // Where its pieces are; not known (a damaged record): rendered, as it may show a changed one.
+      const at = placedOf(reads!, r.file);
+      if (!at) selected.push(r);
+      else if (at.some((n, i) => i % 3 === 0 && pieces.has(n))) {
+        splice.push(r);
+        placed.set(r.file, at);
+      }
+    }
   }
-  return { keys, readsPosts, keyer, reads, selected, ...(splice.length && { splice: { routes: splice, changed: pieces } }), why: `${shown}${dated}` };
+  return { keys, readsPosts, keyer, reads, selected, ...(splice.length && { splice: { routes: splice, placed, changed: pieces } }), why: `${shown}${dated}` };
 }
 
 /** The names of the pieces spliced into pages (`footer`), for the summary. */
@@ -305,14 +317,6 @@ function splicedPieces(plan: RoutePlan): string[] {
   return [...names].sort();
 }
 
-/** The texts each page of a recorded build read, by output file (undefined: every text of its language). */
-function recordedTexts(reads: ReadsRecord): (file: string) => TextList | undefined {
-  return (file) => {
-    const n = reads.texts[file];
-    return n === undefined ? undefined : reads.textSets[n];
-  };
-}
-
 /** What each page this build rendered read, by output file, from every thread's tally. */
 function renderedReads(tallies: readonly RenderTally[]): Map<string, { texts: TextList | undefined; placed: readonly (string | number)[] }> {
   const out = new Map<string, { texts: TextList | undefined; placed: readonly (string | number)[] }>();
@@ -323,28 +327,17 @@ function renderedReads(tallies: readonly RenderTally[]): Map<string, { texts: Te
 /**
  * This build's reads record (output/pieces.ts): rendered pages as they read now, spliced and
  * carried pages as recorded (a spliced page's pieces where they now sit); pieces as made now, or
- * as recorded when no page rendered now made them, each with its key as of this build.
+ * as recorded when no page rendered now made them. Numbered as the recorded one, unless every
+ * page was rendered.
  */
 function nextReads(routes: RouteTable, plan: RoutePlan, read: ReturnType<typeof renderedReads>, tallies: readonly RenderTally[]): ReadsWriter {
-  const w = new ReadsWriter();
-  const made = new Map<string, MadePiece>();
-  for (const t of tallies) for (const [id, m] of t.pieces) if (!made.has(id)) made.set(id, m);
-  const old = plan.reads;
-  const recorded = new Map(old?.pieces.map((p) => [p[0], p]));
-  const piece = (id: string) => {
-    const m = made.get(id);
-    const p = recorded.get(id);
-    const texts = m ? (m.all ? undefined : m.texts) : p![1] < 0 ? undefined : old!.textSets[p![1]];
-    const posts = m ? m.posts : p![2];
-    return w.piece(id, texts, posts, () => plan.keyer.piece(id, { texts, posts }));
-  };
+  const w = new ReadsWriter(plan.selected ? plan.reads : undefined);
+  const made = new Map<string, { texts: TextList | undefined; posts: boolean }>();
+  for (const t of tallies) for (const [id, m] of t.pieces) if (!made.has(id)) made.set(id, { texts: m.all ? undefined : m.texts, posts: m.posts });
   for (const r of routes.routes) {
     const now = read.get(r.file);
-    if (now) w.page(r.file, now.texts, now.placed, piece);
-    else if (old && old.texts[r.file] !== undefined && old.placed[r.file]) {
-      const placed = plan.spliced?.get(r.file) ?? old.placed[r.file]!;
-      w.page(r.file, old.textSets[old.texts[r.file]!], placed.map((v, i) => (i % 3 === 0 ? old.pieces[v]![0] : v)), piece);
-    }
+    if (now) w.rendered(r.file, now.texts, now.placed, (id) => made.get(id)!);
+    else w.kept(r.file, plan.spliced?.get(r.file));
   }
   return w;
 }
@@ -686,7 +679,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   // Pages whose only change is a piece they show: the new piece spliced in (render/splice.ts).
   const plan = r.plan;
   const splice = plan?.splice;
-  const spliced = splice && plan.reads && plan.from && !diags.hasErrors() ? await splicePages(splice.routes, { from: plan.from, reads: plan.reads, changed: splice.changed, expected: plan.expected, now: plan.now, env, writer, tally }) : undefined;
+  const spliced = splice && plan.reads && plan.from && !diags.hasErrors() ? await splicePages(splice.routes, { from: plan.from, reads: plan.reads, placed: splice.placed, changed: splice.changed, expected: plan.expected, now: plan.now, env, writer, tally }) : undefined;
   const pages: BuildStats['pages'] = {};
   const missing = new Map<string, Set<string>>();
   for (const t of tallies) {
@@ -705,8 +698,8 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), plan.readsPosts, state.readsPosts);
     plan.readsPosts = reads;
     const read = renderedReads(tallies);
-    const before = plan.reads && recordedTexts(plan.reads);
-    const textsOf = (file: string) => (read.has(file) ? read.get(file)!.texts : before?.(file));
+    const before = plan.reads;
+    const textsOf = (file: string) => (read.has(file) ? read.get(file)!.texts : before && listOf(before, file));
     if (changed || !plan.keys) plan.keys = plan.keyer.all((file) => reads.has(file), textsOf);
     else for (const route of chosen) plan.keys.set(route.file, plan.keyer.route(route, reads.has(route.file), textsOf(route.file)));
     plan.next = nextReads(routes, plan, read, tallies);

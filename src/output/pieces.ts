@@ -20,8 +20,11 @@ export interface ReadsRecord {
   texts: Record<string, number>;
   /** Pieces placed in the pages: id (`lang\0key`), texts read (a number in `textSets`, -1: every text), whether it read the list of posts, its key. */
   pieces: [string, number, boolean, string][];
-  /** Each page's pieces in order: piece number, first byte, the byte after it (flat). */
-  placed: Record<string, number[]>;
+  /**
+   * Each page's pieces in order, as text: piece number, first byte, the byte after it, comma-separated
+   * (`placedOf` reads it). Text, so a page carried over passes it on without reading it.
+   */
+  placed: Record<string, string>;
 }
 
 /** The reads file of the record `recordFile`. */
@@ -45,33 +48,69 @@ export async function writeReads(recordFile: string, reads: ReadsRecord): Promis
   await fs.rename(`${file}.${process.pid}.tmp`, file);
 }
 
+/** The record's shape; each page's numbers are checked when used (`placedOf`, `listOf`). */
 function isReads(r: unknown): r is ReadsRecord {
   const o = r as Record<string, unknown>;
   const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const int = (v: unknown) => Number.isInteger(v);
   if (!obj(r) || typeof o.build !== 'string' || !Array.isArray(o.textSets) || !obj(o.texts) || !Array.isArray(o.pieces) || !obj(o.placed)) return false;
   const sets = o.textSets as unknown[];
   if (!sets.every((s) => Array.isArray(s) && s.every((k) => typeof k === 'string'))) return false;
-  if (!Object.values(o.texts as object).every((n) => int(n) && n >= 0 && n < sets.length)) return false;
   const pieces = o.pieces as unknown[];
-  if (!pieces.every((p) => Array.isArray(p) && p.length === 4 && typeof p[0] === 'string' && int(p[1]) && p[1] >= -1 && p[1] < sets.length && typeof p[2] === 'boolean' && typeof p[3] === 'string')) return false;
-  return Object.values(o.placed as object).every(
-    (a) => Array.isArray(a) && a.length % 3 === 0 && a.every((n, i) => int(n) && n >= 0 && (i % 3 !== 0 || n < pieces.length) && (i % 3 !== 2 || n >= a[i - 1])),
-  );
+  return pieces.every((p) => Array.isArray(p) && p.length === 4 && typeof p[0] === 'string' && Number.isInteger(p[1]) && p[1] >= -1 && p[1] < sets.length && typeof p[2] === 'boolean' && typeof p[3] === 'string');
 }
 
-/** Builds the next reads record: text lists and pieces numbered as they come. */
+/** The texts page `file` read, as recorded (undefined: not recorded, or not a list: every text). */
+export function listOf(reads: ReadsRecord, file: string): TextList | undefined {
+  const n = reads.texts[file];
+  return Number.isInteger(n) && n! >= 0 ? reads.textSets[n!] : undefined;
+}
+
+/** Where page `file`'s pieces sit, flat (piece number, start, end), if recorded and sound; else undefined. */
+export function placedOf(reads: ReadsRecord, file: string): number[] | undefined {
+  const text = reads.placed[file];
+  if (typeof text !== 'string') return undefined;
+  if (text === '') return [];
+  const flat = text.split(',').map(Number);
+  if (flat.length % 3 !== 0) return undefined;
+  let end = 0;
+  for (let i = 0; i < flat.length; i += 3) {
+    const [n, a, b] = [flat[i]!, flat[i + 1]!, flat[i + 2]!];
+    if (!Number.isInteger(n) || n < 0 || n >= reads.pieces.length || !Number.isInteger(a) || !Number.isInteger(b) || a < end || b < a) return undefined;
+    end = b;
+  }
+  return flat;
+}
+
+/**
+ * Builds the next reads record. Numbered as the recorded one (`from`), new lists and pieces
+ * added: a page carried over passes its entries on as they are. Without `from` (a build that
+ * rendered every page), numbered afresh.
+ */
 export class ReadsWriter {
-  readonly textSets: TextList[] = [];
+  private readonly textSets: TextList[] = [];
   private readonly setIndex = new Map<string, number>();
-  readonly pieces: [string, number, boolean, string][] = [];
+  private readonly pieces: { id: string; texts: number; posts: boolean }[] = [];
   private readonly pieceIndex = new Map<string, number>();
-  readonly texts: Record<string, number> = {};
-  readonly placed: Record<string, number[]> = {};
+  private readonly texts: Record<string, number> = {};
+  private readonly placed: Record<string, string> = {};
+
+  constructor(private readonly from?: ReadsRecord) {
+    if (!from) return;
+    // Every entry at its recorded number (a kept page's numbers are passed on as they are).
+    for (const list of from.textSets) {
+      const sig = JSON.stringify(list);
+      const i = this.textSets.push(list) - 1;
+      if (!this.setIndex.has(sig)) this.setIndex.set(sig, i);
+    }
+    for (const [id, texts, posts] of from.pieces) {
+      const i = this.pieces.push({ id, texts, posts }) - 1;
+      if (!this.pieceIndex.has(id)) this.pieceIndex.set(id, i);
+    }
+  }
 
   /** Number of a text list (the same list, the same number). */
   list(list: TextList): number {
-    const sig = JSON.stringify(list);
+    const sig = JSON.stringify(list); // keys may hold any character
     let i = this.setIndex.get(sig);
     if (i === undefined) {
       i = this.textSets.push(list) - 1;
@@ -80,27 +119,35 @@ export class ReadsWriter {
     return i;
   }
 
-  /** Number of piece `id` (its texts `list`, undefined: all; `key` as now). */
-  piece(id: string, list: TextList | undefined, posts: boolean, key: () => string): number {
+  /** Number of piece `id`; `made`: what it read when made by this build (else as recorded). */
+  piece(id: string, made?: { texts: TextList | undefined; posts: boolean }): number {
     let i = this.pieceIndex.get(id);
-    if (i === undefined) {
-      i = this.pieces.push([id, list ? this.list(list) : -1, posts, key()]) - 1;
-      this.pieceIndex.set(id, i);
-    }
+    if (i === undefined) this.pieceIndex.set(id, (i = this.pieces.push({ id, texts: -1, posts: true }) - 1));
+    if (made) Object.assign(this.pieces[i]!, { texts: made.texts ? this.list(made.texts) : -1, posts: made.posts });
     return i;
   }
 
-  /** A page's texts (undefined: all) and its pieces ([id, start, end]...), `piece` numbering each id. */
-  page(file: string, list: TextList | undefined, placed: readonly (string | number)[], piece: (id: string) => number): void {
+  /** A page rendered by this build: its texts (undefined: all) and its pieces ([id, start, end]...). */
+  rendered(file: string, list: TextList | undefined, placed: readonly (string | number)[], made: (id: string) => { texts: TextList | undefined; posts: boolean }): void {
     if (!list) return; // keyed on every text: its pieces are never spliced either
     this.texts[file] = this.list(list);
     const flat: number[] = [];
-    for (let i = 0; i < placed.length; i += 3) flat.push(piece(placed[i] as string), placed[i + 1] as number, placed[i + 2] as number);
-    this.placed[file] = flat;
+    for (let i = 0; i < placed.length; i += 3) flat.push(this.piece(placed[i] as string, made(placed[i] as string)), placed[i + 1] as number, placed[i + 2] as number);
+    this.placed[file] = flat.join(',');
   }
 
-  record(build: string): ReadsRecord {
-    return { build, textSets: this.textSets as string[][], texts: this.texts, pieces: this.pieces, placed: this.placed };
+  /** A page kept from the recorded build (`placed`: where its pieces now sit, when spliced). */
+  kept(file: string, placed?: readonly number[]): void {
+    const from = this.from;
+    if (!from || from.texts[file] === undefined || from.placed[file] === undefined) return;
+    this.texts[file] = from.texts[file]!;
+    this.placed[file] = placed ? placed.join(',') : from.placed[file]!;
+  }
+
+  /** The record, each piece keyed by `key` (what it read as of this build). */
+  record(build: string, key: (id: string, made: { texts: TextList | undefined; posts: boolean }) => string): ReadsRecord {
+    const pieces = this.pieces.map(({ id, texts, posts }): [string, number, boolean, string] => [id, texts, posts, key(id, { texts: texts < 0 ? undefined : this.textSets[texts], posts })]);
+    return { build, textSets: this.textSets as string[][], texts: this.texts, pieces, placed: this.placed };
   }
 }
 

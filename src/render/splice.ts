@@ -24,20 +24,21 @@ export interface Spliced {
 
 /**
  * Splice the changed pieces (`changed`, numbers in `reads.pieces`) into `routes`' recorded pages
+ * (`placed`: where each page's pieces are)
  * (in `from`, the recorded build's web root; `expected` their stamps as published, `now` as taken
  * at this build's start), writing each with `writer`; a page that cannot be spliced is rendered
  * with `env` into `tally`.
  */
 export async function splicePages(
   routes: readonly Route[],
-  o: { from: string; reads: ReadsRecord; changed: ReadonlySet<number>; expected?: Readonly<Record<string, string>>; now?: ReadonlyMap<string, string>; env: RenderEnv; writer: Writer; tally: RenderTally },
+  o: { from: string; reads: ReadsRecord; placed: ReadonlyMap<string, number[]>; changed: ReadonlySet<number>; expected?: Readonly<Record<string, string>>; now?: ReadonlyMap<string, string>; env: RenderEnv; writer: Writer; tally: RenderTally },
 ): Promise<Spliced> {
   const { reads, changed, env } = o;
   const out: Spliced = { placed: new Map(), rendered: [] };
   const fresh = (n: number) => (changed.has(n) ? pieceBytes(env, reads.pieces[n]![0]) : undefined);
   for (const route of routes) {
     const f = route.file;
-    const placed = reads.placed[f]!;
+    const placed = o.placed.get(f)!;
     let ready = true;
     for (let i = 0; i < placed.length && ready; i += 3) if (changed.has(placed[i]!) && !fresh(placed[i]!)) ready = false;
     const want = o.expected?.[f];
