@@ -22,8 +22,7 @@ import { createTranslate, siteMessages, splitMissing } from './content/texts.ts'
 import { contentHash, hashedName } from './hash.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type RenderTally } from './render/parallel.ts';
 import { splicePages } from './render/splice.ts';
-import type { TextList } from './render/reads.ts';
-import { renderRoute } from './render/page.ts';
+import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
@@ -317,28 +316,22 @@ function splicedPieces(plan: RoutePlan): string[] {
   return [...names].sort();
 }
 
-/** What each page this build rendered read, by output file, from every thread's tally. */
-function renderedReads(tallies: readonly RenderTally[]): Map<string, { texts: TextList | undefined; placed: readonly (string | number)[] }> {
-  const out = new Map<string, { texts: TextList | undefined; placed: readonly (string | number)[] }>();
-  for (const t of tallies) for (const [file, r] of t.pageReads) out.set(file, { texts: r.texts === undefined ? undefined : t.textSets.lists[r.texts], placed: r.placed });
-  return out;
-}
-
 /**
  * This build's reads record (output/pieces.ts): rendered pages as they read now, spliced and
  * carried pages as recorded (a spliced page's pieces where they now sit); pieces as made now, or
  * as recorded when no page rendered now made them. Numbered as the recorded one, unless every
- * page was rendered.
+ * page was rendered; a thread's pieces are renumbered only where its numbers differ.
  */
-function nextReads(routes: RouteTable, plan: RoutePlan, read: ReturnType<typeof renderedReads>, tallies: readonly RenderTally[]): ReadsWriter {
+function nextReads(routes: RouteTable, plan: RoutePlan, rendered: (route: Route) => boolean, tallies: readonly RenderTally[]): ReadsWriter {
   const w = new ReadsWriter(plan.selected ? plan.reads : undefined);
-  const made = new Map<string, { texts: TextList | undefined; posts: boolean }>();
-  for (const t of tallies) for (const [id, m] of t.pieces) if (!made.has(id)) made.set(id, { texts: m.all ? undefined : m.texts, posts: m.posts });
-  for (const r of routes.routes) {
-    const now = read.get(r.file);
-    if (now) w.rendered(r.file, now.texts, now.placed, (id) => made.get(id)!);
-    else w.kept(r.file, plan.spliced?.get(r.file));
+  for (const t of tallies) {
+    const numbers = t.pieces.map(([id, m]) => w.piece(id, { texts: m.all ? undefined : m.texts, posts: m.posts }));
+    const same = numbers.every((n, i) => n === i);
+    const lists = t.textSets.lists;
+    const { files, texts, placed } = t.read;
+    for (let i = 0; i < files.length; i++) w.rendered(files[i]!, texts[i]! < 0 ? undefined : lists[texts[i]!], placed[i]!, same ? undefined : numbers);
   }
+  if (plan.selected) for (const r of routes.routes) if (!rendered(r)) w.kept(r.file, plan.spliced?.get(r.file));
   return w;
 }
 
@@ -697,12 +690,11 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     // What the rendered pages read now: the keys are taken again where it is not what they assumed.
     const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), plan.readsPosts, state.readsPosts);
     plan.readsPosts = reads;
-    const read = renderedReads(tallies);
-    const before = plan.reads;
-    const textsOf = (file: string) => (read.has(file) ? read.get(file)!.texts : before && listOf(before, file));
+    tally.pieces = piecesMade(env);
+    const next = (plan.next = nextReads(routes, plan, (route) => chosen.has(route), tallies));
+    const textsOf = (file: string) => next.listOf(file);
     if (changed || !plan.keys) plan.keys = plan.keyer.all((file) => reads.has(file), textsOf);
     else for (const route of chosen) plan.keys.set(route.file, plan.keyer.route(route, reads.has(route.file), textsOf(route.file)));
-    plan.next = nextReads(routes, plan, read, tallies);
   }
   for (const e of onceEach(tallies.flatMap((t) => t.errors))) diags.add(e);
   for (const [lang, entries] of missing) {

@@ -127,13 +127,20 @@ export class ReadsWriter {
     return i;
   }
 
-  /** A page rendered by this build: its texts (undefined: all) and its pieces ([id, start, end]...). */
-  rendered(file: string, list: TextList | undefined, placed: readonly (string | number)[], made: (id: string) => { texts: TextList | undefined; posts: boolean }): void {
+  /**
+   * A page rendered by this build: its texts (undefined: all) and its pieces (`n,start,end,…`),
+   * numbered by its thread; `numbers` maps those to this record's (undefined: the same numbers).
+   */
+  rendered(file: string, list: TextList | undefined, placed: string, numbers?: readonly number[]): void {
     if (!list) return; // keyed on every text: its pieces are never spliced either
     this.texts[file] = this.list(list);
-    const flat: number[] = [];
-    for (let i = 0; i < placed.length; i += 3) flat.push(this.piece(placed[i] as string, made(placed[i] as string)), placed[i + 1] as number, placed[i + 2] as number);
-    this.placed[file] = flat.join(',');
+    this.placed[file] = numbers && placed ? placed.split(',').map((v, i) => (i % 3 === 0 ? numbers[Number(v)] : v)).join(',') : placed;
+  }
+
+  /** The texts page `file` read, as this record has them (undefined: every text). */
+  listOf(file: string): TextList | undefined {
+    const n = this.texts[file];
+    return n === undefined ? undefined : this.textSets[n];
   }
 
   /** A page kept from the recorded build (`placed`: where its pieces now sit, when spliced). */

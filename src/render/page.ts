@@ -219,9 +219,9 @@ export function renderRoute(route: Route, env: RenderEnv, placed?: number[]): Bu
   return piecesOf(env).assemble(`<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`, placed);
 }
 
-/** A piece of this environment by number (`renderRoute`'s `placed`): its id (`lang\0key`), what it read, its bytes. */
-export function pieceOf(env: RenderEnv, n: number): { id: string; reads: PieceReads & { posts: boolean }; bytes: Buffer } {
-  return piecesOf(env).piece(n);
+/** The pieces this environment made, by number (`renderRoute`'s `placed`): id (`lang\0key`) and what each read. */
+export function piecesMade(env: RenderEnv): [string, PieceReads & { posts: boolean }][] {
+  return piecesOf(env).made();
 }
 
 /** The bytes of the piece `id` (`lang\0key`) if this environment has made it. */
@@ -241,7 +241,7 @@ class Pieces {
   private readonly ids: string[] = [];
   private readonly bytes: Buffer[] = [];
   /** What each piece read while it was made: the texts key the piece, the list of posts every page showing it. */
-  private readonly made: (PieceReads & { posts: boolean })[] = [];
+  private readonly pieceReads: (PieceReads & { posts: boolean })[] = [];
 
   constructor(private readonly reads?: PageReads) {}
 
@@ -254,13 +254,13 @@ class Pieces {
       try {
         piece = this.assemble(make()); // a piece may hold pieces
       } finally {
-        this.made[this.bytes.length] = reads?.leavePiece() ?? { texts: [], all: false, posts: false };
+        this.pieceReads[this.bytes.length] = reads?.leavePiece() ?? { texts: [], all: false, posts: false };
       }
       i = this.bytes.push(piece) - 1;
       this.ids.push(key);
       this.index.set(key, i);
     }
-    const made = this.made[i]!;
+    const made = this.pieceReads[i]!;
     if (reads) {
       if (made.posts) reads.posts = true;
       if (reads.inPiece) reads.addPiece(made);
@@ -268,8 +268,8 @@ class Pieces {
     return `${this.open}${i}-->`;
   }
 
-  piece(n: number): { id: string; reads: PieceReads & { posts: boolean }; bytes: Buffer } {
-    return { id: this.ids[n]!, reads: this.made[n]!, bytes: this.bytes[n]! };
+  made(): [string, PieceReads & { posts: boolean }][] {
+    return this.ids.map((id, n) => [id, this.pieceReads[n]!]);
   }
 
   bytesOf(id: string): Buffer | undefined {

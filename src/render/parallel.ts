@@ -26,7 +26,7 @@ import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
-import { pieceOf, renderRoute, type RenderEnv } from './page.ts';
+import { piecesMade, renderRoute, type RenderEnv } from './page.ts';
 import { PageReads, TextSets, type PieceReads } from './reads.ts';
 import { evaluateTemplates, type CompiledTemplates, type TemplateModule } from './templates.ts';
 
@@ -63,39 +63,32 @@ export interface RenderTally {
   errors: Diagnostic[];
   /** Output files of the rendered routes whose page read the list of posts (src/routes/inputs.ts). */
   readsPosts: string[];
-  /** What each rendered page read, by output file (render/reads.ts). */
-  pageReads: Map<string, PageRead>;
-  /** The text lists `PageRead.texts` numbers. */
+  /**
+   * What each rendered page read (render/reads.ts), in the order rendered: its output file, its
+   * texts (a number in `textSets`, -1: every text), and its pieces (`n,start,end,…`, numbered in
+   * `pieces`). Flat arrays: 74,000 pages' worth stays a few MB.
+   */
+  read: { files: string[]; texts: number[]; placed: string[] };
+  /** The text lists `read.texts` numbers. */
   textSets: TextSets;
-  /** What each piece placed in a rendered page read, by piece id. */
-  pieces: Map<string, MadePiece>;
+  /** The pieces `read.placed` numbers, with what each read: set once the thread is done (`piecesMade`). */
+  pieces: [string, MadePiece][];
 }
 
 /** What a piece read while it was made. */
 export type MadePiece = PieceReads & { posts: boolean };
 
-/** What one rendered page read: its texts (a number in the tally's `textSets`; absent: every text), the pieces placed in it. */
-export interface PageRead {
-  texts?: number;
-  /** Each piece placed: its id, first byte and the byte after it. */
-  placed: (string | number)[];
-}
-
 export function createTally(): RenderTally {
-  return { pages: {}, missing: new Map(), errors: [], readsPosts: [], pageReads: new Map(), textSets: new TextSets(), pieces: new Map() };
+  return { pages: {}, missing: new Map(), errors: [], readsPosts: [], read: { files: [], texts: [], placed: [] }, textSets: new TextSets(), pieces: [] };
 }
 
-/** Note what `route`'s page read (env.reads, `placed` from renderRoute) in `tally`. */
-export function tallyReads(tally: RenderTally, env: RenderEnv, file: string, placed: readonly number[]): void {
+/** Note what `file`'s page read (env.reads; `placed` from renderRoute) in `tally`. */
+function tallyReads(tally: RenderTally, env: RenderEnv, file: string, placed: readonly number[]): void {
   const reads = env.reads!;
   if (reads.posts) tally.readsPosts.push(file);
-  const ids: (string | number)[] = [];
-  for (let i = 0; i < placed.length; i += 3) {
-    const piece = pieceOf(env, placed[i]!);
-    if (!tally.pieces.has(piece.id)) tally.pieces.set(piece.id, piece.reads);
-    ids.push(piece.id, placed[i + 1]!, placed[i + 2]!);
-  }
-  tally.pageReads.set(file, { texts: reads.all ? undefined : tally.textSets.add(reads.textList()), placed: ids });
+  tally.read.files.push(file);
+  tally.read.texts.push(reads.all ? -1 : tally.textSets.add(reads.textList()));
+  tally.read.placed.push(placed.join(','));
 }
 
 /**
@@ -205,7 +198,7 @@ interface StartMessage {
 }
 
 type Reply =
-  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[]; pageReads: [string, PageRead][]; textSets: string[][]; pieces: [string, MadePiece][] }
+  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[]; read: RenderTally['read']; textSets: string[][]; pieces: [string, MadePiece][] }
   | { ok: false; message: string };
 
 /** What the workers rendered, merged. */
@@ -290,7 +283,7 @@ export class PagePool {
       result.bytes += r.bytes;
       const textSets = new TextSets();
       for (const list of r.textSets) textSets.add(list);
-      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors, readsPosts: r.readsPosts, pageReads: new Map(r.pageReads), textSets, pieces: new Map(r.pieces) });
+      result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors, readsPosts: r.readsPosts, read: r.read, textSets, pieces: r.pieces });
     }
     return result;
   }
@@ -346,9 +339,9 @@ export function runPageWorker(): void {
         missing: [...tally.missing].map(([lang, keys]) => [lang, [...keys]]),
         errors: tally.errors,
         readsPosts: tally.readsPosts,
-        pageReads: [...tally.pageReads],
+        read: tally.read,
         textSets: tally.textSets.lists as string[][],
-        pieces: [...tally.pieces],
+        pieces: piecesMade(env),
       };
     } catch (err) {
       reply = { ok: false, message: (err as Error).stack ?? String(err) };

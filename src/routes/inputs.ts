@@ -51,32 +51,42 @@ export interface PieceInputs {
  * language, as a page rendered by an earlier version is keyed.
  */
 export class InputKeys {
-  private readonly global: string;
-  private readonly sharedKey: string;
-  private readonly langKey: Map<string, string>;
-  private readonly metas: Map<Post, string>;
-  private readonly allPosts: string;
-  private readonly bySlug = new Map<string, Post[]>();
+  private made?: {
+    global: string;
+    sharedKey: string;
+    langKey: Map<string, string>;
+    metas: Map<Post, string>;
+    allPosts: string;
+    bySlug: Map<string, Post[]>;
+  };
   private readonly textKeys = new WeakMap<TextList, Map<string, string>>();
   private readonly deps = new Map<string, (string | null)[]>();
 
+  /** Nothing is hashed until a key is asked for (a build rendering every page asks after rendering). */
   constructor(
     private readonly site: Site,
     private readonly routes: RouteTable,
-    model: SiteModel,
-    code: string,
-  ) {
+    private readonly model: SiteModel,
+    private readonly code: string,
+  ) {}
+
+  /** What every key holds, hashed once. */
+  private get base(): NonNullable<InputKeys['made']> {
+    if (this.made) return this.made;
+    const { site, model } = this;
     const { locate: _locate, texts, posts, postImages: _images, ...rest } = site;
     // Site-wide content: everything in the site but its texts and posts (facts derive from it).
-    this.global = hashOf(code, JSON.stringify(rest));
+    const global = hashOf(this.code, JSON.stringify(rest));
     // Texts other languages' pages read too: one key for all of them.
     const shared: string[] = [];
     for (const lang of site.languages) for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v);
-    this.sharedKey = hashOf(...shared);
-    this.langKey = new Map(site.languages.map((lang) => [lang, hashOf(this.global, this.sharedKey, JSON.stringify(texts[lang] ?? {}))]));
-    this.metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
-    this.allPosts = hashOf(...this.metas.values());
-    for (const p of posts) (this.bySlug.get(p.slug) ?? this.bySlug.set(p.slug, []).get(p.slug)!).push(p);
+    const sharedKey = hashOf(...shared);
+    const langKey = new Map(site.languages.map((lang) => [lang, hashOf(global, sharedKey, JSON.stringify(texts[lang] ?? {}))]));
+    const metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
+    const allPosts = hashOf(...metas.values());
+    const bySlug = new Map<string, Post[]>();
+    for (const p of posts) (bySlug.get(p.slug) ?? bySlug.set(p.slug, []).get(p.slug)!).push(p);
+    return (this.made = { global, sharedKey, langKey, metas, allPosts, bySlug });
   }
 
   /** The key of every route by output file. */
@@ -91,7 +101,7 @@ export class InputKeys {
     const alternates = [...this.routes.alternates(r)].join('\0');
     const where = `${r.kind}\0${r.path}\0${r.template}\0${r.canonical}\0${r.target}\0${r.source}\0${r.category}`;
     // A page that read the list of posts when last rendered (or any page, when that is not known) depends on every post.
-    const all = readsPosts ? this.allPosts : '';
+    const all = readsPosts ? this.base.allPosts : '';
     return hashOf(this.textsKey(r.lang, texts), where, alternates, all, ...this.own(r));
   }
 
@@ -101,12 +111,13 @@ export class InputKeys {
    */
   piece(id: string, made: PieceInputs): string {
     const lang = id.slice(0, id.indexOf('\0'));
-    return hashOf('piece', id, this.textsKey(lang, made.texts), made.posts ? this.allPosts : '');
+    return hashOf('piece', id, this.textsKey(lang, made.texts), made.posts ? this.base.allPosts : '');
   }
 
   /** Site-wide content and the texts of `lang` read (`texts`; undefined: all of them). */
   private textsKey(lang: string, texts: TextList | undefined): string {
-    if (!texts || !this.langKey.has(lang)) return this.langKey.get(lang) ?? this.global;
+    const { langKey, global, sharedKey } = this.base;
+    if (!texts || !langKey.has(lang)) return langKey.get(lang) ?? global;
     let byLang = this.textKeys.get(texts);
     if (!byLang) this.textKeys.set(texts, (byLang = new Map()));
     let key = byLang.get(lang);
@@ -114,7 +125,7 @@ export class InputKeys {
       const table = this.site.texts[lang] ?? {};
       // The locale formats every text; a text naming a list fact shows the texts it lists (content/facts.ts).
       const read = texts.map((k) => [k, table[k] ?? null, ...this.depsOf(lang, k, table)]);
-      byLang.set(lang, (key = hashOf(this.global, this.sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]))));
+      byLang.set(lang, (key = hashOf(global, sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]))));
     }
     return key;
   }
@@ -137,8 +148,9 @@ export class InputKeys {
   }
 
   private own(r: Route): string[] {
-    if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(this.routes, r.post!), ...(this.bySlug.get(r.post!.slug) ?? []).map((p) => this.metas.get(p)!)];
-    if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => this.metas.get(p) ?? postMeta(p, this.site))];
+    const { bySlug, metas } = this.base;
+    if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(this.routes, r.post!), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
+    if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, this.site))];
     return [];
   }
 }
