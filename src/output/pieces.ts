@@ -161,9 +161,10 @@ export class ReadsWriter {
 /**
  * A page of the recorded build with pieces replaced: `old` its bytes, `placed` its pieces (flat:
  * number, start, end), `now(n)` a piece's new bytes, or undefined where it is unchanged. Returns
- * the new bytes and where each piece now sits.
+ * the new bytes as parts (slices of `old` and the new pieces: written as they are, not joined)
+ * and where each piece now sits.
  */
-export function splice(old: Buffer, placed: readonly number[], now: (n: number) => Buffer | undefined): { bytes: Buffer; placed: number[] } {
+export function splice(old: Buffer, placed: readonly number[], now: (n: number) => Buffer | undefined): { parts: Buffer[]; bytes: number; placed: number[] } {
   const parts: Buffer[] = [];
   const moved: number[] = [];
   let pos = 0;
@@ -181,5 +182,5 @@ export function splice(old: Buffer, placed: readonly number[], now: (n: number) 
     pos = end;
   }
   parts.push(old.subarray(pos));
-  return { bytes: Buffer.concat(parts), placed: moved };
+  return { parts, bytes: total + old.length - pos, placed: moved };
 }
