@@ -20,7 +20,8 @@ import type { ParseCache } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
-import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type RenderTally } from './render/parallel.ts';
+import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type MadePiece, type RenderTally } from './render/parallel.ts';
+import type { TextList } from './render/reads.ts';
 import { splicePages } from './render/splice.ts';
 import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
@@ -77,6 +78,16 @@ export interface BuildResult {
   stats: BuildStats;
   /** Output files of the pages rendered that read the list of posts (src/routes/inputs.ts). */
   readsPosts?: string[];
+  /** What the pages rendered read (a build given `opts.plan`: watch keys pages on it). */
+  read?: PagesRead;
+}
+
+/** What the pages a build rendered read (render/reads.ts). */
+export interface PagesRead {
+  /** By output file: its texts (undefined: every text of its language) and the ids of the pieces placed in it. */
+  pages: Map<string, { texts: TextList | undefined; pieces: string[] }>;
+  /** What each piece made by this build read. */
+  pieces: Map<string, MadePiece>;
 }
 
 /** Run every stage; throws BuildError (with all diagnostics) when the build must not be published. */
@@ -112,6 +123,8 @@ interface BuildState {
   helper?: MarkdownHelper;
   /** Output files of the pages rendered that read the list of posts. */
   readsPosts?: string[];
+  /** What the rendered pages read, for a build given `opts.plan` (watch). */
+  read?: PagesRead;
 }
 
 /**
@@ -227,7 +240,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     keepCodeCaches();
   }
   if (writer instanceof DiskWriter) await writer.settled();
-  return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts };
+  return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts, read: state.read };
 }
 
 /** An incremental build's plan: each route's input key, which routes to render and why. */
@@ -314,6 +327,21 @@ function splicedPieces(plan: RoutePlan): string[] {
     names.add(id.slice(id.indexOf('\0') + 1).split(/[:\0]/)[0]!);
   }
   return [...names].sort();
+}
+
+/** What the pages each thread rendered read, by output file, with their pieces by id. */
+function pagesRead(tallies: readonly RenderTally[]): PagesRead {
+  const read: PagesRead = { pages: new Map(), pieces: new Map() };
+  for (const t of tallies) {
+    const ids = t.pieces.map(([id]) => id);
+    for (const [id, made] of t.pieces) if (!read.pieces.has(id)) read.pieces.set(id, made);
+    const { files, texts, placed } = t.read;
+    for (let i = 0; i < files.length; i++) {
+      const pieces = placed[i] ? placed[i]!.split(',').flatMap((n, j) => (j % 3 === 0 ? [ids[Number(n)]!] : [])) : [];
+      read.pages.set(files[i]!, { texts: texts[i]! < 0 ? undefined : t.textSets.lists[texts[i]!], pieces });
+    }
+  }
+  return read;
 }
 
 /**
@@ -680,6 +708,8 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     for (const [lang, keys] of t.missing) for (const k of keys) (missing.get(lang) ?? missing.set(lang, new Set()).get(lang)!).add(k);
   }
   state.readsPosts = tallies.flatMap((t) => t.readsPosts);
+  tally.pieces = piecesMade(env);
+  if (opts.plan) state.read = pagesRead(tallies);
   if (plan) {
     // Carried and spliced pages count as built; which texts they miss is only known when rendered.
     const chosen = new Set([...selected, ...(spliced?.rendered ?? [])]);
@@ -690,7 +720,6 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     // What the rendered pages read now: the keys are taken again where it is not what they assumed.
     const { reads, changed } = readsAfterRender(routes.routes, (route) => chosen.has(route), plan.readsPosts, state.readsPosts);
     plan.readsPosts = reads;
-    tally.pieces = piecesMade(env);
     const next = (plan.next = nextReads(routes, plan, (route) => chosen.has(route), tallies));
     const textsOf = (file: string) => next.listOf(file);
     if (changed || !plan.keys) plan.keys = plan.keyer.all((file) => reads.has(file), textsOf);

@@ -4,12 +4,13 @@
  */
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
-import { build, type BuildCache, type BuildResult } from '../build.ts';
+import { build, type BuildCache, type BuildResult, type PagesRead } from '../build.ts';
 import { BuildError, formatDiagnostic } from '../diagnostics.ts';
 import type { Route } from '../routes/table.ts';
 import { fileForPath } from '../routes/paths.ts';
 import { IncrementalWriter, hashTree } from '../output/writer.ts';
-import { readsAfterRender, routeKeys } from '../routes/inputs.ts';
+import { InputKeys, readsAfterRender, type PieceInputs } from '../routes/inputs.ts';
+import type { TextList } from '../render/reads.ts';
 
 export interface RebuildReport {
   ok: boolean;
@@ -39,6 +40,14 @@ export class WatchSession {
   private keys?: Map<string, string>;
   /** Files of the pages on disk that read the list of posts when rendered. */
   private readsPosts = new Set<string>();
+  /**
+   * What each page on disk read when rendered (render/reads.ts), by file: its texts (undefined:
+   * every text of its language) and the pieces in it; and what each piece read, with its key.
+   * A page is rendered again when its texts changed or a piece it shows did (watch renders it;
+   * `site build` splices the piece in: build.ts).
+   */
+  private pages = new Map<string, { texts: TextList | undefined; pieces: string[] }>();
+  private pieces = new Map<string, { made: PieceInputs; key: string }>();
 
   constructor(private readonly config: BuildConfig) {}
 
@@ -72,7 +81,7 @@ export class WatchSession {
     if (!changes.length) this.keys = undefined;
     let rendered = 0;
     const before = this.keys;
-    let after: ((readNow: readonly string[]) => Map<string, string>) | undefined;
+    let after: ((readNow: readonly string[], read: PagesRead | undefined) => Map<string, string>) | undefined;
     const keep = new Set<string>();
     const writer = new IncrementalWriter(this.config.outDir, this.hashes, keep);
     let result: BuildResult;
@@ -82,15 +91,28 @@ export class WatchSession {
         onRoute,
         plan: (site, routes, model) => {
           const reads = this.readsPosts;
-          const keys = routeKeys(site, routes, model, '', before && ((file) => reads.has(file)));
-          const only = before && ((r: Route) => keys.get(r.file) !== before.get(r.file));
+          const keyer = new InputKeys(site, routes, model, '');
+          const textsOf = (file: string) => this.pages.get(file)?.texts;
+          const keys = keyer.all(before && ((file) => reads.has(file)), before && textsOf);
+          const changed = new Set<string>();
+          if (before) for (const [id, p] of this.pieces) if (keyer.piece(id, p.made) !== p.key) changed.add(id);
+          const only = before && ((r: Route) => keys.get(r.file) !== before.get(r.file) || (changed.size > 0 && (this.pages.get(r.file)?.pieces.some((id) => changed.has(id)) ?? true)));
           // Files of routes not rendered now stay on disk as they are.
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
           // Once rendered, the keys are taken with what the rendered pages read this time.
-          after = (readNow) => {
+          after = (readNow, read) => {
+            if (!before) {
+              this.pages.clear();
+              this.pieces.clear();
+            }
+            for (const [file, p] of read?.pages ?? []) this.pages.set(file, p);
+            for (const [id, m] of read?.pieces ?? []) this.pieces.set(id, { made: { texts: m.all ? undefined : m.texts, posts: m.posts }, key: '' });
+            for (const [id, p] of this.pieces) p.key = keyer.piece(id, p.made);
             const now = readsAfterRender(routes.routes, (r) => !only || only(r), before && reads, readNow);
             this.readsPosts = now.reads;
-            return now.changed ? routeKeys(site, routes, model, '', (file) => now.reads.has(file)) : keys;
+            if (now.changed || !only) return keyer.all((file) => now.reads.has(file), textsOf);
+            for (const r of routes.routes) if (only(r)) keys.set(r.file, keyer.route(r, now.reads.has(r.file), textsOf(r.file)));
+            return keys;
           };
           return only;
         },
@@ -99,7 +121,7 @@ export class WatchSession {
       if (!(err instanceof BuildError)) throw err;
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
-    this.keys = after?.(result.readsPosts ?? []);
+    this.keys = after?.(result.readsPosts ?? [], result.read);
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {

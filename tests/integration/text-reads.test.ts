@@ -10,7 +10,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, differencesFromCold, fresh, ok, recordFile, spawnBuild } from '../helpers/incremental.ts';
-import { edit, listFiles, ROOT, type CliResult } from '../helpers/site.ts';
+import { edit, EPOCH, listFiles, ROOT, type CliResult } from '../helpers/site.ts';
+import { WatchSession } from '../../src/watch/session.ts';
+import { buildDate, resolveConfig } from '../../src/config.ts';
 
 /** The incremental line of a build's summary, as numbers. */
 function summary(r: CliResult): { rendered: number; total: number; spliced: number; pieces: string; kept: number } {
@@ -146,5 +148,31 @@ describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
     expect(r.stdout).toMatch(/rendered on 3 threads/);
     expect(summary(r).spliced).toBeGreaterThan(0);
     expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('site watch keys pages on the texts they read too: a text one page shows renders that page; a footer text, the pages showing the footer (as a cold build each time)', async () => {
+    const { content, out } = fresh();
+    const dev = path.join(path.dirname(out), 'dev');
+    const session = new WatchSession({ ...resolveConfig({ content, out: dev, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    const start = await session.rebuild([]);
+    expect(start.ok, start.error).toBe(true);
+    const total = start.rendered;
+    const table = path.join(content, 'i18n/es.yaml');
+    edit(content, 'i18n/es.yaml', /^(hero:\n(?: {2}.*\n)*? {2}title: )(.*)$/m, '$1Una compañía elegida con discreción');
+    const one = await session.rebuild([table]);
+    expect(one.ok, one.error).toBe(true);
+    expect(one.rendered).toBeGreaterThan(0);
+    expect(one.rendered).toBeLessThan(total / 10);
+    expect(await differencesFromCold(content, dev)).toEqual([]);
+    // The footer: every Spanish page showing it is rendered again (watch renders; it does not splice).
+    edit(content, 'i18n/es.yaml', /^( {2}madeWith: ).*$/m, '$1"Hecho en Madrid, en directo"');
+    const footer = await session.rebuild([table]);
+    expect(footer.ok, footer.error).toBe(true);
+    expect(footer.rendered).toBeGreaterThan(one.rendered);
+    expect(await differencesFromCold(content, dev)).toEqual([]);
+    // A text no page shows renders nothing.
+    edit(content, 'i18n/es.yaml', /^footer:\n/m, 'footer:\n  unusedNote: Una nota que nadie muestra\n');
+    expect((await session.rebuild([table])).rendered).toBe(0);
+    expect(await differencesFromCold(content, dev)).toEqual([]);
   });
 });
