@@ -82,12 +82,13 @@ export function createTally(): RenderTally {
   return { pages: {}, missing: new Map(), errors: [], readsPosts: [], read: { files: [], texts: [], placed: [] }, textSets: new TextSets(), pieces: [] };
 }
 
-/** Note what `file`'s page read (env.reads; `placed` from renderRoute) in `tally`. */
-function tallyReads(tally: RenderTally, env: RenderEnv, file: string, placed: readonly number[]): void {
+/** Note what `route`'s page read (env.reads; `placed` from renderRoute) in `tally`. */
+function tallyReads(tally: RenderTally, env: RenderEnv, route: Route, placed: readonly number[]): void {
   const reads = env.reads!;
+  const file = route.file;
   if (reads.posts) tally.readsPosts.push(file);
   tally.read.files.push(file);
-  tally.read.texts.push(reads.all ? -1 : tally.textSets.add(reads.textList()));
+  tally.read.texts.push(reads.all ? -1 : tally.textSets.addRead(reads, `${route.template}\0${route.lang}`));
   tally.read.placed.push(placed.join(','));
 }
 
@@ -168,7 +169,7 @@ export async function renderClaimed(
         tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
         continue;
       }
-      if (env.reads) tallyReads(tally, env, route.file, placed);
+      if (env.reads) tallyReads(tally, env, route, placed);
       await writer.write(route.file, html);
       const byLang = (tally.pages[route.kind] ??= {});
       byLang[route.lang] = (byLang[route.lang] ?? 0) + 1;

@@ -56,6 +56,14 @@ export class PageReads {
     return [...this.texts];
   }
 
+  /** Whether the texts read are `list`, in its order (no list is made to know). */
+  readList(list: TextList): boolean {
+    if (this.texts.size !== list.length) return false;
+    let i = 0;
+    for (const k of this.texts) if (k !== list[i++]) return false;
+    return true;
+  }
+
   /** A piece starts being made: what it reads is its own until `leavePiece`. */
   enterPiece(): void {
     this.outer.push({ posts: this.posts, all: this.all, texts: this.texts });
@@ -93,6 +101,17 @@ export class PageReads {
 export class TextSets {
   readonly lists: TextList[] = [];
   private readonly index = new Map<string, number>();
+  /** The list last added for each kind of page (`slot`): the next page of its kind most often read the same. */
+  private readonly recent = new Map<string, number>();
+
+  /** The number of the texts `reads` read, `slot` naming the kind of page (a template and language). */
+  addRead(reads: PageReads, slot: string): number {
+    const last = this.recent.get(slot);
+    if (last !== undefined && reads.readList(this.lists[last]!)) return last;
+    const i = this.add(reads.textList());
+    this.recent.set(slot, i);
+    return i;
+  }
 
   /** The list's number (the same list, the same number). */
   add(list: TextList): number {
