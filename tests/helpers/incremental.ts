@@ -112,17 +112,20 @@ export async function differencesFromCold(content: string, out: string, extra: s
 /**
  * A copy of the shipped content in two languages (en, es: a page in another language and the texts
  * shared between languages still play), so each of this file's ~60 builds takes about half the
- * time; `all` keeps every language and the draft one (fr), for the tests of `--drafts`.
+ * time; `all` keeps every language and the draft one (fr), for the tests of `--drafts`;
+ * `english` keeps English alone (a quarter of the pages), for tests of one language's texts.
  */
-export function fresh({ all = false } = {}): { content: string; out: string } {
+export function fresh({ all = false, english = false } = {}): { content: string; out: string } {
   const content = copyContent();
   if (!all) {
-    for (const lang of ['ru', 'el', 'fr']) {
+    for (const lang of english ? ['es', 'ru', 'el', 'fr'] : ['ru', 'el', 'fr']) {
       rmSync(path.join(content, 'i18n', `${lang}.yaml`), { force: true });
       for (const slug of readdirSync(path.join(content, 'blog'))) rmSync(path.join(content, 'blog', slug, `${lang}.md`), { force: true });
     }
-    edit(content, 'site.yaml', /^languages: .*$/m, 'languages: [en, es]');
+    edit(content, 'site.yaml', /^languages: .*$/m, english ? 'languages: [en]' : 'languages: [en, es]');
     edit(content, 'site.yaml', /^draftLanguages: .*$/m, 'draftLanguages: []');
+    // The WhatsApp message's language must be published.
+    if (english) edit(content, 'data/cta.yaml', /^messageLanguage: .*$/m, 'messageLanguage: en');
   }
   return { content, out: path.join(path.dirname(content), 'dist') };
 }

@@ -45,7 +45,7 @@ async function same(content: string, out: string, extra: string[] = []): Promise
 
 describe('[R-INC-1] texts and pieces, hostile', () => {
   it('a text only the navigation shows (the nav piece is placed twice in each page, one per current page): spliced, as a cold build', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     setText(content, 'en', 'nav', 'gallery', 'Pictures & more');
     const s = summary(await ok(build(content, out)));
@@ -58,7 +58,7 @@ describe('[R-INC-1] texts and pieces, hostile', () => {
   });
 
   it('the consent banner (before the footer in each page) then the footer: the second splice works from the offsets the first moved', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     setText(content, 'en', 'consent', 'title', 'Privacy choices, with a much longer title than before — «ñ» 🍷');
     expect(summary(await ok(build(content, out))).spliced).toBeGreaterThan(10);
@@ -74,7 +74,7 @@ describe('[R-INC-1] texts and pieces, hostile', () => {
   });
 
   it('odd characters in a piece text (NUL, newline, tab, a marker-like "<!--x:0-->", "</script>") and an unused key holding NUL', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     edit(content, 'i18n/en.yaml', /^( {2}madeWith: ).*$/m, '$1"nul\\0 nl\\n tab\\t <!--abc:0--> </script> \\u2028 end"');
     edit(content, 'i18n/en.yaml', /^footer:\n/m, 'footer:\n  "odd\\0key": "a value\\0with NUL"\n');
@@ -86,7 +86,7 @@ describe('[R-INC-1] texts and pieces, hostile', () => {
   });
 
   it('a piece text referencing a list fact by a form the piece never reads itself ({cities:in}); then that form added for one city', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     edit(content, 'i18n/en.yaml', /^( {2}madeWith: ).*$/m, '$1"Made in {cities:in}"');
     await ok(build(content, out));
     // city.madrid.in: read by no template, only shown through the fact.
@@ -98,7 +98,7 @@ describe('[R-INC-1] texts and pieces, hostile', () => {
   });
 
   it('the locale changed (lang.locale): every page of the language formats with it, as a cold build', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     edit(content, 'i18n/en.yaml', /^( {2}locale: ).*$/m, '$1en-US');
     await ok(build(content, out));
@@ -110,7 +110,7 @@ describe('[R-INC-1] the output and the reads record between builds, hostile', ()
   const footer = (content: string, n: number) => setText(content, 'en', 'footer', 'madeWith', `Made in Madrid, round ${n}${'!'.repeat(n)}`);
 
   it('pages to be spliced deleted, truncated, or grown by hand in the live output: rendered instead, as a cold build', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     const pages = englishFooter(out);
     const [gone, cut, grown] = [pages.at(-1)!, pages.at(-2)!, pages.at(-3)!];
@@ -131,7 +131,7 @@ function addPost(content: string, slug: string, title: string): void {
 
 describe('[R-INC-1] templates that read texts and posts in other ways, hostile', () => {
   it('nested pieces: an inner piece made only inside the footer piece, reading the list of posts; a post added, then its text edited', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     const templates = ownTemplates(content);
     edit(templates, 'components/Footer.tsx', "{t('footer.madeWith')}", "<span dangerouslySetInnerHTML={{ __html: ctx.once('inner', () => <i>{ctx.t('footer.madeWith')} ({ctx.site.posts.length})</i>) }} />");
     await ok(build(content, out));
@@ -144,7 +144,7 @@ describe('[R-INC-1] templates that read texts and posts in other ways, hostile',
   });
 
   it('a footer reading texts through site.texts (a key, `in`, Object.hasOwn), t.has and ctx.textsOf(ctx.lang): each text added or edited reaches every page', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     const templates = ownTemplates(content);
     edit(
       templates,
@@ -181,7 +181,7 @@ describe('[R-INC-1] templates that read texts and posts in other ways, hostile',
 
 describe('[R-INC-1] sequences, hostile', () => {
   it('a text only the client data shows off the home page (a CTA text, inside <script type="application/json">) with script-breaking characters', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     edit(content, 'i18n/en.yaml', /^( {4}urgency: )Weekends are best planned.*$/m, '$1"</script><!-- <script> \\"q\\" \\u2028 \\u2029 ü 🍷"');
     // One client-data piece per kind of page: each made by rendering a page, the rest spliced.
@@ -190,7 +190,7 @@ describe('[R-INC-1] sequences, hostile', () => {
   });
 
   it('splice, then an unrelated page edit (spliced pages carried, not rendered), then a failed build, then a splice again', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     const withFooter = englishFooter(out).length;
     setText(content, 'en', 'footer', 'madeWith', 'Round one, somewhat longer');
