@@ -31,7 +31,7 @@ const footerText = (content: string, lang = 'en') => edit(content, `i18n/${lang}
 
 describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
   it('a text only the footer shows: one page rendered, every other English page given the new footer, twice in a row, as a cold build', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     const withFooter = englishFooter(out);
     expect(withFooter.length).toBeGreaterThan(10);
@@ -73,7 +73,7 @@ describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
   });
 
   it('a page edited by hand since it was published is rendered, not spliced (as a cold build)', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     const page = englishFooter(out).at(-1)!; // not the first page given the footer: that one is rendered to make it
     writeFileSync(path.join(out, page), readFileSync(path.join(out, page), 'utf8').replace('</footer>', '<p>hand edit</p></footer>'));
@@ -106,7 +106,7 @@ describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
       renderedAll: false,
     },
   ])('a record of what pages read $what: no page is spliced from it, the output is a cold build', async ({ damage, renderedAll }) => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     await ok(build(content, out));
     damage(readsFile(out), out);
     footerText(content);
@@ -120,7 +120,7 @@ describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
   });
 
   it('templates that list a text table (footer and a page): keyed on every text, so a new text reaches them (as a cold build)', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     const templates = path.join(path.dirname(content), 'templates');
     cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
     cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
@@ -138,7 +138,7 @@ describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
   });
 
   it('pieces made on page workers: the build renders one page to make the changed piece, splices the rest (as a cold build)', async () => {
-    const { content, out } = fresh();
+    const { content, out } = fresh({ english: true });
     const workers = { SITE_RENDER_THREADS: '3', SITE_MIN_PARALLEL_ROUTES: '1' };
     await ok(spawnBuild(content, out, [], workers));
     // The footer and a text on the home page: the home pages render on the workers, the footer is spliced.
