@@ -38,6 +38,9 @@ function postMeta(post: Post, site: Site): string {
   return JSON.stringify([meta, site.postImages?.[post.file]]);
 }
 
+/** Each text list's key by language, with the key of the whole table it was taken with (`InputKeys.textsKey`). */
+const listKeys = new WeakMap<TextList, Map<string, [whole: string, key: string]>>();
+
 /** What a piece read when it was made (render/reads.ts): its texts (undefined: every text of its language), and whether it read the list of posts. */
 export interface PieceInputs {
   texts: TextList | undefined;
@@ -59,7 +62,6 @@ export class InputKeys {
     allPosts: string;
     bySlug: Map<string, Post[]>;
   };
-  private readonly textKeys = new WeakMap<TextList, Map<string, string>>();
   private readonly deps = new Map<string, (string | null)[]>();
 
   /** Nothing is hashed until a key is asked for (a build rendering every page asks after rendering). */
@@ -118,15 +120,18 @@ export class InputKeys {
   private textsKey(lang: string, texts: TextList | undefined): string {
     const { langKey, global, sharedKey } = this.base;
     if (!texts || !langKey.has(lang)) return langKey.get(lang) ?? global;
-    let byLang = this.textKeys.get(texts);
-    if (!byLang) this.textKeys.set(texts, (byLang = new Map()));
-    let key = byLang.get(lang);
-    if (key === undefined) {
-      const table = this.site.texts[lang] ?? {};
-      // The locale formats every text; a text naming a list fact shows the texts it lists (content/facts.ts).
-      const read = texts.map((k) => [k, table[k] ?? null, ...this.depsOf(lang, k, table)]);
-      byLang.set(lang, (key = hashOf(global, sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]))));
-    }
+    // Kept with the list while the whole table and the site-wide content are the same (a watch
+    // session's lists outlive its rebuilds: a post edit hashes no text again).
+    const whole = langKey.get(lang)!;
+    let byLang = listKeys.get(texts);
+    if (!byLang) listKeys.set(texts, (byLang = new Map()));
+    const kept = byLang.get(lang);
+    if (kept?.[0] === whole) return kept[1];
+    const table = this.site.texts[lang] ?? {};
+    // The locale formats every text; a text naming a list fact shows the texts it lists (content/facts.ts).
+    const read = texts.map((k) => [k, table[k] ?? null, ...this.depsOf(lang, k, table)]);
+    const key = hashOf(global, sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]));
+    byLang.set(lang, [whole, key]);
     return key;
   }
 
