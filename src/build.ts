@@ -355,7 +355,8 @@ function nextReads(routes: RouteTable, plan: RoutePlan, rendered: (route: Route)
   for (const t of tallies) {
     const numbers = t.pieces.map(([id, m]) => w.piece(id, { texts: m.all ? undefined : m.texts, posts: m.posts }));
     const same = numbers.every((n, i) => n === i);
-    const lists = t.textSets.lists;
+    // The thread's text lists numbered once each, not once a page (74,000 pages share a few dozen).
+    const lists = t.textSets.lists.map((list) => w.list(list));
     const { files, texts, placed } = t.read;
     for (let i = 0; i < files.length; i++) w.rendered(files[i]!, texts[i]! < 0 ? undefined : lists[texts[i]!], placed[i]!, same ? undefined : numbers);
   }

@@ -128,12 +128,13 @@ export class ReadsWriter {
   }
 
   /**
-   * A page rendered by this build: its texts (undefined: all) and its pieces (`n,start,end,…`),
-   * numbered by its thread; `numbers` maps those to this record's (undefined: the same numbers).
+   * A page rendered by this build: its texts (a number from `list`; undefined: all) and its pieces
+   * (`n,start,end,…`), numbered by its thread; `numbers` maps those to this record's (undefined:
+   * the same numbers).
    */
-  rendered(file: string, list: TextList | undefined, placed: string, numbers?: readonly number[]): void {
-    if (!list) return; // keyed on every text: its pieces are never spliced either
-    this.texts[file] = this.list(list);
+  rendered(file: string, list: number | undefined, placed: string, numbers?: readonly number[]): void {
+    if (list === undefined) return; // keyed on every text: its pieces are never spliced either
+    this.texts[file] = list;
     this.placed[file] = numbers && placed ? placed.split(',').map((v, i) => (i % 3 === 0 ? numbers[Number(v)] : v)).join(',') : placed;
   }
 
