@@ -9,7 +9,7 @@
  * between the two writes) is no reads file: every page is then keyed on all its language's texts.
  */
 import { promises as fs, readFileSync } from 'node:fs';
-import type { TextList } from '../render/reads.ts';
+import { TextSets, type TextList } from '../render/reads.ts';
 
 export interface ReadsRecord {
   /** The build these pages are of (BuildRecord.build). */
@@ -87,8 +87,7 @@ export function placedOf(reads: ReadsRecord, file: string): number[] | undefined
  * rendered every page), numbered afresh.
  */
 export class ReadsWriter {
-  private readonly textSets: TextList[] = [];
-  private readonly setIndex = new Map<string, number>();
+  private readonly sets = new TextSets();
   private readonly pieces: { id: string; texts: number; posts: boolean }[] = [];
   private readonly pieceIndex = new Map<string, number>();
   private readonly texts: Record<string, number> = {};
@@ -97,11 +96,7 @@ export class ReadsWriter {
   constructor(private readonly from?: ReadsRecord) {
     if (!from) return;
     // Every entry at its recorded number (a kept page's numbers are passed on as they are).
-    for (const list of from.textSets) {
-      const sig = JSON.stringify(list);
-      const i = this.textSets.push(list) - 1;
-      if (!this.setIndex.has(sig)) this.setIndex.set(sig, i);
-    }
+    for (const list of from.textSets) this.sets.keep(list);
     for (const [id, texts, posts] of from.pieces) {
       const i = this.pieces.push({ id, texts, posts }) - 1;
       if (!this.pieceIndex.has(id)) this.pieceIndex.set(id, i);
@@ -110,13 +105,7 @@ export class ReadsWriter {
 
   /** Number of a text list (the same list, the same number). */
   list(list: TextList): number {
-    const sig = JSON.stringify(list); // keys may hold any character
-    let i = this.setIndex.get(sig);
-    if (i === undefined) {
-      i = this.textSets.push(list) - 1;
-      this.setIndex.set(sig, i);
-    }
-    return i;
+    return this.sets.add(list);
   }
 
   /** Number of piece `id`; `made`: what it read when made by this build (else as recorded). */
@@ -141,7 +130,7 @@ export class ReadsWriter {
   /** The texts page `file` read, as this record has them (undefined: every text). */
   listOf(file: string): TextList | undefined {
     const n = this.texts[file];
-    return n === undefined ? undefined : this.textSets[n];
+    return n === undefined ? undefined : this.sets.lists[n];
   }
 
   /** A page kept from the recorded build (`placed`: where its pieces now sit, when spliced). */
@@ -154,8 +143,8 @@ export class ReadsWriter {
 
   /** The record, each piece keyed by `key` (what it read as of this build). */
   record(build: string, key: (id: string, made: { texts: TextList | undefined; posts: boolean }) => string): ReadsRecord {
-    const pieces = this.pieces.map(({ id, texts, posts }): [string, number, boolean, string] => [id, texts, posts, key(id, { texts: texts < 0 ? undefined : this.textSets[texts], posts })]);
-    return { build, textSets: this.textSets as string[][], texts: this.texts, pieces, placed: this.placed };
+    const pieces = this.pieces.map(({ id, texts, posts }): [string, number, boolean, string] => [id, texts, posts, key(id, { texts: texts < 0 ? undefined : this.sets.lists[texts], posts })]);
+    return { build, textSets: this.sets.lists as string[][], texts: this.texts, pieces, placed: this.placed };
   }
 }
 

@@ -113,6 +113,13 @@ export class TextSets {
     return i;
   }
 
+  /** Append `list` at the next number even if it is here already (a record's lists keep their numbers). */
+  keep(list: TextList): void {
+    const sig = JSON.stringify(list);
+    const i = this.lists.push(list) - 1;
+    if (!this.index.has(sig)) this.index.set(sig, i);
+  }
+
   /** The list's number (the same list, the same number). */
   add(list: TextList): number {
     const sig = JSON.stringify(list); // keys may hold any character
