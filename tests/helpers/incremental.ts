@@ -139,3 +139,12 @@ export function age(dir: string): void {
   const then = new Date(Date.now() - 3_600_000);
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) utimesSync(path.join(e.parentPath, e.name), then, then);
 }
+
+/** The incremental line of a build's summary, as numbers: pages rendered, of all, spliced (and the pieces' names), kept. */
+export function summary(r: CliResult): { rendered: number; total: number; spliced: number; pieces: string; kept: number } {
+  const total = Number(/Built (\d+) pages/.exec(r.stdout)?.[1]);
+  if (/rendered every page/.test(r.stdout)) return { rendered: total, total, spliced: 0, pieces: '', kept: 0 };
+  const m = /rendered (\d+) of (\d+) pages \([^\n]*?\)(?:; (\d+) pages given the new ([^\n]*?) without rendering them again)?; (\d+) unchanged pages taken/.exec(r.stdout);
+  if (!m) throw new Error(`no incremental summary in:\n${r.stdout}`);
+  return { rendered: Number(m[1]), total: Number(m[2]), spliced: Number(m[3] ?? 0), pieces: m[4] ?? '', kept: Number(m[5]) };
+}

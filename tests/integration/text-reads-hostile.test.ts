@@ -14,17 +14,8 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, differencesFromCold, fresh, ok } from '../helpers/incremental.ts';
-import { edit, listFiles, ROOT, type CliResult } from '../helpers/site.ts';
-
-/** The incremental line of a build's summary, as numbers (as text-reads.test.ts reads it). */
-function summary(r: CliResult): { rendered: number; total: number; spliced: number; pieces: string; kept: number } {
-  const total = Number(/Built (\d+) pages/.exec(r.stdout)?.[1]);
-  if (/rendered every page/.test(r.stdout)) return { rendered: total, total, spliced: 0, pieces: '', kept: 0 };
-  const m = /rendered (\d+) of (\d+) pages \([^\n]*?\)(?:; (\d+) pages given the new ([^\n]*?) without rendering them again)?; (\d+) unchanged pages taken/.exec(r.stdout);
-  if (!m) throw new Error(`no incremental summary in:\n${r.stdout}`);
-  return { rendered: Number(m[1]), total: Number(m[2]), spliced: Number(m[3] ?? 0), pieces: m[4] ?? '', kept: Number(m[5]) };
-}
+import { build, differencesFromCold, fresh, ok, summary } from '../helpers/incremental.ts';
+import { edit, listFiles, ROOT } from '../helpers/site.ts';
 
 const pagesOf = (out: string) => listFiles(out).filter((f) => f.endsWith('.html'));
 const englishFooter = (out: string) => pagesOf(out).filter((f) => !/^(es|ru|el|fr)(\/|\.html$)/.test(f) && readFileSync(path.join(out, f), 'utf8').includes('class="site-footer'));

@@ -9,19 +9,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, differencesFromCold, fresh, ok, recordFile, spawnBuild } from '../helpers/incremental.ts';
-import { edit, EPOCH, listFiles, ROOT, type CliResult } from '../helpers/site.ts';
+import { build, differencesFromCold, fresh, ok, recordFile, spawnBuild, summary } from '../helpers/incremental.ts';
+import { edit, EPOCH, listFiles, ROOT } from '../helpers/site.ts';
 import { WatchSession } from '../../src/watch/session.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
-
-/** The incremental line of a build's summary, as numbers. */
-function summary(r: CliResult): { rendered: number; total: number; spliced: number; pieces: string; kept: number } {
-  const total = Number(/Built (\d+) pages/.exec(r.stdout)?.[1]);
-  if (/rendered every page/.test(r.stdout)) return { rendered: total, total, spliced: 0, pieces: '', kept: 0 };
-  const m = /rendered (\d+) of (\d+) pages \([^\n]*?\)(?:; (\d+) pages given the new ([^\n]*?) without rendering them again)?; (\d+) unchanged pages taken/.exec(r.stdout);
-  if (!m) throw new Error(`no incremental summary in:\n${r.stdout}`);
-  return { rendered: Number(m[1]), total: Number(m[2]), spliced: Number(m[3] ?? 0), pieces: m[4] ?? '', kept: Number(m[5]) };
-}
 
 const readsFile = (out: string) => recordFile(out).replace(/\.json$/, '.reads.json');
 const pagesOf = (out: string) => listFiles(out).filter((f) => f.endsWith('.html'));
