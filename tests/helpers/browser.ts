@@ -14,8 +14,12 @@ export function chromePath(): string | undefined {
 
 export const NO_CHROME_MESSAGE = 'Chromium not found: install it with `apt-get install -y chromium` or set CHROME_PATH; browser tests skipped.';
 
-/** How Chromium runs here: headless, no sandbox (root in CI), nothing that reaches out on its own. */
-export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+/**
+ * How Chromium runs here: headless, no sandbox (root in CI), nothing that reaches out on its own,
+ * and no host but this machine resolved: a request to the internet fails at once (and shows as a
+ * failed load) in every context, with or without a test's route answering it.
+ */
+export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 /** Launch a browser of one's own (a test that needs a fresh browser process); playwright gives it a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
