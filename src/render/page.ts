@@ -8,7 +8,7 @@ import type { Route, RouteTable } from '../routes/table.ts';
 import type { Assets, Format, PageContext } from './context.ts';
 import { buildHead } from './head.ts';
 import type { TemplateModule } from './templates.ts';
-import type { PageReads, PieceReads } from './reads.ts';
+import { DATA_READ, FACTS_READ, type PageReads, type PieceReads } from './reads.ts';
 import { requireCjs } from '../require.ts';
 
 const { createElement } = requireCjs('react') as typeof import('react');
@@ -58,13 +58,50 @@ function viewsOf(env: RenderEnv): { site: Site; routes: RouteTable } {
     });
     const { site, routes } = env;
     const tables = Object.fromEntries(Object.entries(site.texts).map(([lang, table]) => [lang, trackedTable(lang, table, reads)]));
+    const facts = {
+      get: () => {
+        reads.text(FACTS_READ);
+        return site.facts;
+      },
+      enumerable: true,
+    };
     view = {
-      site: Object.create(site, { posts: noted(() => site.posts), texts: { value: Object.freeze(tables), enumerable: true } }) as Site,
+      site: Object.create(site, { posts: noted(() => site.posts), texts: { value: Object.freeze(tables), enumerable: true }, data: { value: trackedData(site.data, reads), enumerable: true }, facts }) as Site,
       routes: Object.create(routes, { routes: noted(() => routes.routes), byPath: noted(() => routes.byPath) }) as RouteTable,
     };
     views.set(env, view);
   }
   return view;
+}
+
+/**
+ * The site's data kinds, each noted as read by the page (or piece) that takes it (`DATA_READ` and
+ * the kind: keyed like a text, on the kind's whole value, routes/inputs.ts). Listing the kinds
+ * notes every one of them.
+ */
+function trackedData<D extends object>(data: D, reads: PageReads): D {
+  const note = (key: string | symbol) => {
+    if (typeof key === 'string') reads.text(`${DATA_READ}${key}`);
+  };
+  return new Proxy(data, {
+    get(target, key, receiver) {
+      note(key);
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      note(key);
+      return Reflect.has(target, key);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      note(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target);
+      for (const k of keys) note(k);
+      return keys;
+    },
+  });
 }
 
 /** A language's text table that notes what the page of that language reads from it. */

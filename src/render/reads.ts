@@ -11,6 +11,15 @@
  */
 
 /**
+ * Data a page reads is noted among its texts, under names that begin with a NUL character (no
+ * template asks for a text by such a key): `DATA_READ` and a data kind's name (`site.data.<kind>`),
+ * or `FACTS_READ` (`site.facts`). A page is then keyed on those kinds' values (routes/inputs.ts),
+ * not on every data file.
+ */
+export const DATA_READ = '\0data:';
+export const FACTS_READ = '\0facts';
+
+/**
  * Text keys of the page's language read, in the order first read. Other languages' texts a page
  * shows (language names, texts the model shares) are keyed as before: every page's key
  * holds the texts the model shares across languages (routes/inputs.ts).

@@ -3,11 +3,15 @@
  * a key, a hash of the inputs its page is made from; a route whose key is the same as when its file
  * was written would be rendered to the same bytes, so its file is kept (watch) or carried over
  * (build) instead. The graph, as rules (generic: any site's templates follow them):
- * - every route: the site-wide content (site.yaml, pages.yaml, data files, redirects, draft and
- *   language lists, the build's date), its language's text table, the texts other languages' pages
- *   also read (`lang.name` and what the model's `sharedText` names), its hreflang alternates, and
- *   the caller's `code` (templates, client, generator, options). What every page links (compiled
- *   templates, client bundle, image table: `assetsKey`) the build compares as a whole;
+ * - every route: the site-wide content (site.yaml, pages.yaml, redirects, draft and language
+ *   lists, the build's date, the paths of the pages that are not posts' or lists': any page may
+ *   link them), the texts of its language and the data kinds it read when last rendered (the
+ *   facts a text names with it; render/reads.ts; not known: the whole table and all the data), the
+ *   texts other languages' pages also read (`lang.name` and what the model's `sharedText` names)
+ *   and their facts, its hreflang alternates, and the caller's `code` (templates, client,
+ *   generator, options). What every page links (compiled templates, client bundle, image table:
+ *   `assetsKey`) the build compares as a whole;
+ * - a page made from a data entry (the model's entryPages): that entry;
  * - a post: its body (by digest: content/post-body.ts), where its links go (render/post-refs.ts), and
  *   its versions in every language without their bodies (hreflang; a
  *   version's preview image may be another's, through `site.postImages`);
@@ -24,7 +28,7 @@ import { hash } from 'node:crypto';
 import type { Post, Site, SiteModel } from '../content/model.ts';
 import { bodyDigest } from '../content/post-body.ts';
 import { postLinkTargets } from '../render/post-refs.ts';
-import type { TextList } from '../render/reads.ts';
+import { DATA_READ, FACTS_READ, type TextList } from '../render/reads.ts';
 import { translateReferences } from '../content/facts.ts';
 import type { Route, RouteTable } from './table.ts';
 
@@ -55,8 +59,13 @@ export interface PieceInputs {
  */
 export class InputKeys {
   private made?: {
+    /** Site-wide content but the data kinds and facts: what a page that noted its reads is keyed on. */
+    base: string;
+    /** Everything site-wide: what a page whose reads are not known is keyed on. */
     global: string;
     sharedKey: string;
+    dataKeys: Map<string, string>;
+    factsKey: string;
     langKey: Map<string, string>;
     metas: Map<Post, string>;
     allPosts: string;
@@ -76,19 +85,24 @@ export class InputKeys {
   private get base(): NonNullable<InputKeys['made']> {
     if (this.made) return this.made;
     const { site, model } = this;
-    const { locate: _locate, texts, posts, postImages: _images, ...rest } = site;
-    // Site-wide content: everything in the site but its texts and posts (facts derive from it).
-    const global = hashOf(this.code, JSON.stringify(rest));
-    // Texts other languages' pages read too: one key for all of them.
+    const { locate: _locate, texts, posts, postImages: _images, data, facts, ...rest } = site;
+    // Site-wide content: everything in the site but its texts, posts, data kinds and facts, and the
+    // routes that are not posts' (a page links them: their paths come from pages.yaml and the data).
+    const pages = this.routes.routes.filter((r) => r.kind !== 'post' && r.kind !== 'blog' && r.kind !== 'category').map((r) => `${r.file}\0${r.path}\0${r.key}\0${r.kind}`);
+    const base = hashOf(this.code, JSON.stringify(rest), ...pages);
+    const global = hashOf(base, JSON.stringify(data), JSON.stringify(facts));
+    // Texts other languages' pages read too (and the facts they name): one key for all of them.
     const shared: string[] = [];
-    for (const lang of site.languages) for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v);
+    for (const lang of site.languages) {
+      for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v, ...this.factsIn(v));
+    }
     const sharedKey = hashOf(...shared);
     const langKey = new Map(site.languages.map((lang) => [lang, hashOf(global, sharedKey, JSON.stringify(texts[lang] ?? {}))]));
     const metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
     const allPosts = hashOf(...metas.values());
     const bySlug = new Map<string, Post[]>();
     for (const p of posts) (bySlug.get(p.slug) ?? bySlug.set(p.slug, []).get(p.slug)!).push(p);
-    return (this.made = { global, sharedKey, langKey, metas, allPosts, bySlug });
+    return (this.made = { base, global, sharedKey, dataKeys: new Map(), factsKey: hashOf(JSON.stringify(facts)), langKey, metas, allPosts, bySlug });
   }
 
   /** The key of every route by output file. */
@@ -128,21 +142,22 @@ export class InputKeys {
     const kept = byLang.get(lang);
     if (kept?.[0] === whole) return kept[1];
     const table = this.site.texts[lang] ?? {};
-    // The locale formats every text; a text naming a list fact shows the texts it lists (content/facts.ts).
-    const read = texts.map((k) => [k, table[k] ?? null, ...this.depsOf(lang, k, table)]);
-    const key = hashOf(global, sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]));
+    // The locale formats every text; a text shows the facts it names, and a list fact the texts it
+    // lists (content/facts.ts). Data kinds and facts read from the site are noted as texts (reads.ts).
+    const read = texts.map((k) => (k.startsWith(DATA_READ) ? [k, this.dataKey(k.slice(DATA_READ.length))] : k === FACTS_READ ? [k, this.base.factsKey] : [k, table[k] ?? null, ...this.depsOf(lang, k, table)]));
+    const key = hashOf(this.base.base, sharedKey, JSON.stringify([table['lang.locale'] ?? null, read]));
     byLang.set(lang, [whole, key]);
     return key;
   }
 
-  /** The values of the texts a text's list facts show (a `{kind:id}` list fact names text keys), in `lang`. */
+  /** What a text's facts show (a `{kind:id}` fact's value; a list fact's, the texts it lists), in `lang`. */
   private depsOf(lang: string, key: string, table: Readonly<Record<string, string>>): (string | null)[] {
     const raw = table[key];
     if (raw === undefined || !raw.includes(':')) return [];
     const memo = `${lang}\0${key}`;
     let deps = this.deps.get(memo);
     if (!deps) {
-      deps = [];
+      deps = [...this.factsIn(raw)];
       for (const ref of translateReferences(raw).refs.values()) {
         const fact = this.site.facts[ref];
         if (fact?.kind === 'list') for (const item of fact.items) for (const k of item) deps.push(table[k] ?? null);
@@ -152,8 +167,24 @@ export class InputKeys {
     return deps;
   }
 
+  /** The facts a text names, as their values. */
+  private factsIn(raw: string): string[] {
+    if (!raw.includes(':')) return [];
+    return [...translateReferences(raw).refs.values()].map((ref) => JSON.stringify(this.site.facts[ref] ?? null));
+  }
+
+  /** A data kind's key: its whole value. */
+  private dataKey(kind: string): string {
+    const { dataKeys } = this.base;
+    let key = dataKeys.get(kind);
+    if (key === undefined) dataKeys.set(kind, (key = hashOf(JSON.stringify((this.site.data as Record<string, unknown>)[kind] ?? null))));
+    return key;
+  }
+
   private own(r: Route): string[] {
     const { bySlug, metas } = this.base;
+    // A page made from a data entry shows it without reading its kind from `site.data`.
+    if (r.entry) return [JSON.stringify(r.entry)];
     if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(this.routes, r.post!), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
     if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, this.site))];
     return [];

@@ -1,9 +1,11 @@
 /**
  * [R-INC-2] An incremental `site build` is byte-identical to a cold build of the same content: random
- * sequences of an operator's edits (a post's body, date, category or title, a price, a text every
- * page shows (the footer's: spliced), a text one page shows, a city's name (read through list facts too), a language's name, a new language, a deleted translation, a deleted post, a renamed
- * image, a template change), each followed by an incremental build of one output folder and a cold build in memory, compared file
- * by file (pages, assets, sitemap, service worker and the host's files beside the web root).
+ * sequences of an operator's edits (a post's body, date, category or title, a price, a city's
+ * entry, a venue's phone, a text every page shows (the footer's: spliced), a text one page shows, a
+ * city's name (read through list facts too), a language's name, a new language, a deleted
+ * translation, a deleted post, a renamed image, a template change), each followed by an
+ * incremental build of one output folder and a cold build in memory, compared file by file (pages,
+ * assets, sitemap, service worker and the host's files beside the web root).
  * [R-INC-1] A paragraph added to a post renders exactly that post's page and says which file changed;
  * a post's new title renders under a quarter of the pages.
  *
@@ -98,6 +100,26 @@ const EDITS: { name: string; apply(s: Site): string }[] = [
       const price = 300 + 10 * s.step;
       rewrite(path.join(s.content, 'data/rates.yaml'), /price: \d+/, () => `price: ${price}`);
       return `data/rates.yaml: first price ${price}`;
+    },
+  },
+  {
+    // A data entry a page is made from (route.entry), which other pages read from the data too
+    // (the booking form's cities, the contact listings): its areas rotated.
+    name: 'city entry',
+    apply(s) {
+      rewrite(path.join(s.content, 'data/cities.yaml'), /^( {2}areas: \[)([^\]]*)\]$/m, (_m, key, list) => {
+        const areas = list.split(',').map((a) => a.trim());
+        return `${key}${[...areas.slice(1), areas[0]].join(', ')}]`;
+      });
+      return 'data/cities.yaml: first areas rotated';
+    },
+  },
+  {
+    // A data kind a few pages show: a venue's phone.
+    name: 'venue phone',
+    apply(s) {
+      rewrite(path.join(s.content, 'data/venues.yaml'), /^( {2}phone: ")([^"]*)"$/m, (_m, key) => `${key}+34 910 000 ${String(100 + s.step).padStart(3, '0')}"`);
+      return 'data/venues.yaml: first phone';
     },
   },
   {
@@ -261,6 +283,8 @@ describe('[R-INC-2] incremental builds equal cold builds', () => {
         expect(result.stats.incremental!.spliced, `seed ${seed}, ${steps.join('; ')}`).toBeGreaterThan(0);
         expect(result.stats.incremental!.rendered, `seed ${seed}, ${steps.join('; ')}`).toBeLessThan(pageCount(result) / 4);
       }
+      // A price renders the pages that read the rates (or a text naming a price), not every page.
+      if (edit.name === 'price') expect(result.stats.incremental!.rendered, `seed ${seed}, ${steps.join('; ')}`).toBeLessThan(pageCount(result));
       // A text one page shows renders the pages that read it (the home page, in its language), not the rest.
       if (edit.name === 'text on one page') expect(result.stats.incremental!.rendered, `seed ${seed}, ${steps.join('; ')}`).toBeLessThan(pageCount(result) / 4);
       compare(out, await coldBuild(s, out), seed, steps);
