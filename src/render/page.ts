@@ -211,8 +211,11 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     name: site.texts[l]?.['lang.name'] ?? l,
     current: l === lang,
   }));
+  // Each page its own view of the data: a template caching what it derived from `ctx.site.data`
+  // (a WeakMap keyed on it) reads it again on the next page, so that page notes the read too.
+  const view = viewsOf(env).site;
   return {
-    site: viewsOf(env).site,
+    site: reads ? (Object.create(view, { data: { value: trackedData(site.data, reads), enumerable: true } }) as Site) : view,
     route,
     lang,
     t,

@@ -11,7 +11,8 @@
  *   and their facts, its hreflang alternates, and the caller's `code` (templates, client,
  *   generator, options). What every page links (compiled templates, client bundle, image table:
  *   `assetsKey`) the build compares as a whole;
- * - a page made from a data entry (the model's entryPages): that entry;
+ * - a page made from a data entry (the model's entryPages): that entry; a redirect stub to a post:
+ *   the post without its body (render/head.ts titles the stub as its target);
  * - a post: its body (by digest: content/post-body.ts), where its links go (render/post-refs.ts), and
  *   its versions in every language without their bodies (hreflang; a
  *   version's preview image may be another's, through `site.postImages`);
@@ -19,7 +20,8 @@
  *   among its pages;
  * - a page that read the list of posts or the whole route table when it was last rendered (the
  *   render notes it: render/page.ts), or any page when that is not known: every post without its
- *   body. Its key is taken again once it is rendered, with what it read this time.
+ *   body, and every other route as it is (with its data entry). Its key is taken again once it is
+ *   rendered, with what it read this time.
  * A template reading what these rules leave out would leave pages stale:
  * tests/integration/incremental-random.test.ts compares random edit sequences with cold builds,
  * file by file, to hold the rules to the templates.
@@ -34,6 +36,9 @@ import type { Route, RouteTable } from './table.ts';
 
 // One-shot hashing of one joined string: half the cost of a Hash object per route (4,700 routes).
 const hashOf = (...parts: string[]) => hash('sha256', parts.join('\0'), 'base64url').slice(0, 22);
+
+/** Where a route sits and what it forwards to. */
+const whereOf = (r: Route) => `${r.kind}\0${r.path}\0${r.template}\0${r.canonical}\0${r.target}\0${r.source}\0${r.category}`;
 
 /** A post as lists and other pages see it: everything but its body (which is not read for this). */
 function postMeta(post: Post, site: Site): string {
@@ -68,7 +73,8 @@ export class InputKeys {
     factsKey: string;
     langKey: Map<string, string>;
     metas: Map<Post, string>;
-    allPosts: string;
+    /** Every post without its body, and every other route as it is (its entry too): what a page listing the posts or the route table reads. */
+    listed: string;
     bySlug: Map<string, Post[]>;
   };
   private readonly deps = new Map<string, (string | null)[]>();
@@ -91,18 +97,21 @@ export class InputKeys {
     const pages = this.routes.routes.filter((r) => r.kind !== 'post' && r.kind !== 'blog' && r.kind !== 'category').map((r) => `${r.file}\0${r.path}\0${r.key}\0${r.kind}`);
     const base = hashOf(this.code, JSON.stringify(rest), ...pages);
     const global = hashOf(base, JSON.stringify(data), JSON.stringify(facts));
-    // Texts other languages' pages read too (and the facts they name): one key for all of them.
+    // Texts other languages' pages read too (and what the facts they name show): one key for all of them.
     const shared: string[] = [];
     for (const lang of site.languages) {
-      for (const [k, v] of Object.entries(texts[lang] ?? {})) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v, ...this.factsIn(v));
+      const table = texts[lang] ?? {};
+      for (const [k, v] of Object.entries(table)) if (k === 'lang.name' || model.sharedText?.(k, lang, site)) shared.push(lang, k, v, JSON.stringify(this.depsOf(lang, k, table)));
     }
     const sharedKey = hashOf(...shared);
     const langKey = new Map(site.languages.map((lang) => [lang, hashOf(global, sharedKey, JSON.stringify(texts[lang] ?? {}))]));
     const metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
-    const allPosts = hashOf(...metas.values());
+    // A page reading the route table (an admin list of landings) sees what its routes carry.
+    const others = this.routes.routes.filter((r) => r.kind !== 'post' && r.kind !== 'blog' && r.kind !== 'category').map((r) => `${whereOf(r)}\0${JSON.stringify(r.entry ?? null)}`);
+    const listed = hashOf(...metas.values(), '\0routes', ...others);
     const bySlug = new Map<string, Post[]>();
     for (const p of posts) (bySlug.get(p.slug) ?? bySlug.set(p.slug, []).get(p.slug)!).push(p);
-    return (this.made = { base, global, sharedKey, dataKeys: new Map(), factsKey: hashOf(JSON.stringify(facts)), langKey, metas, allPosts, bySlug });
+    return (this.made = { base, global, sharedKey, dataKeys: new Map(), factsKey: hashOf(JSON.stringify(facts)), langKey, metas, listed, bySlug });
   }
 
   /** The key of every route by output file. */
@@ -115,10 +124,9 @@ export class InputKeys {
   /** One route's key: `readsPosts`, whether its page reads the list of posts; `texts`, the texts it reads (undefined: all). */
   route(r: Route, readsPosts: boolean, texts: TextList | undefined): string {
     const alternates = [...this.routes.alternates(r)].join('\0');
-    const where = `${r.kind}\0${r.path}\0${r.template}\0${r.canonical}\0${r.target}\0${r.source}\0${r.category}`;
-    // A page that read the list of posts when last rendered (or any page, when that is not known) depends on every post.
-    const all = readsPosts ? this.base.allPosts : '';
-    return hashOf(this.textsKey(r.lang, texts), where, alternates, all, ...this.own(r));
+    // A page that read the list of posts or the route table when last rendered (or any page, when that is not known) depends on every post and route.
+    const all = readsPosts ? this.base.listed : '';
+    return hashOf(this.textsKey(r.lang, texts), whereOf(r), alternates, all, ...this.own(r));
   }
 
   /**
@@ -127,7 +135,7 @@ export class InputKeys {
    */
   piece(id: string, made: PieceInputs): string {
     const lang = id.slice(0, id.indexOf('\0'));
-    return hashOf('piece', id, this.textsKey(lang, made.texts), made.posts ? this.base.allPosts : '');
+    return hashOf('piece', id, this.textsKey(lang, made.texts), made.posts ? this.base.listed : '');
   }
 
   /** Site-wide content and the texts of `lang` read (`texts`; undefined: all of them). */
@@ -185,6 +193,11 @@ export class InputKeys {
     const { bySlug, metas } = this.base;
     // A page made from a data entry shows it without reading its kind from `site.data`.
     if (r.entry) return [JSON.stringify(r.entry)];
+    // A redirect stub is titled as its target (render/head.ts routeTitle): a post's title is its own.
+    if (r.kind === 'redirect') {
+      const target = r.target === undefined ? undefined : this.routes.byPath.get(r.target);
+      return target?.post ? [metas.get(target.post) ?? postMeta(target.post, this.site)] : [];
+    }
     if (r.kind === 'post') return [bodyDigest(r.post!), postLinkTargets(this.routes, r.post!), ...(bySlug.get(r.post!.slug) ?? []).map((p) => metas.get(p)!)];
     if (r.list) return [`${r.list.page}/${r.list.pages}/${r.list.first}`, ...r.list.posts.map((p) => metas.get(p) ?? postMeta(p, this.site))];
     return [];

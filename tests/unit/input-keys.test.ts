@@ -12,6 +12,8 @@ import { InputKeys } from '../../src/routes/inputs.ts';
 import type { Route, RouteTable } from '../../src/routes/table.ts';
 
 interface Shape {
+  /** The Spanish locative of a city, listed by a fact a shared Spanish text names. */
+  esIn?: string;
   /** The path of another page of the site (a city's, from its entry). */
   other?: string;
   rates?: number;
@@ -21,26 +23,28 @@ interface Shape {
 }
 
 function keyOf(shape: Shape, reads: string[] | undefined): string {
-  const { other = '/athens', rates = 250, phone = '+34 1', areas = ['a', 'b'], text = 'From {price:hour}' } = shape;
+  const { esIn = 'en Madrid', other = '/athens', rates = 250, phone = '+34 1', areas = ['a', 'b'], text = 'From {price:hour}' } = shape;
   const site = {
     config: { baseUrl: 'https://example.com' },
-    languages: ['en'],
+    languages: ['en', 'es'],
     defaultLanguage: 'en',
-    texts: { en: { 'lang.locale': 'en', 'rates.from': text, 'plain.title': 'A title' } },
+    texts: { en: { 'lang.locale': 'en', 'rates.from': text, 'plain.title': 'A title' }, es: { 'lang.locale': 'es', 'message.where': 'Estoy {cities:in}', 'city.madrid.in': esIn } },
     untranslated: {},
     pages: [],
     posts: [],
     redirects: [],
     data: { rates: { tiers: [{ id: 'hour', price: rates }] }, venues: [{ id: 'v', phone }], cities: [{ id: 'madrid', areas }] },
     routing: { entryPages: [], params: {} },
-    facts: { 'price:hour': { kind: 'money', amount: rates } },
+    facts: { 'price:hour': { kind: 'money', amount: rates }, 'cities:in': { kind: 'list', items: [['city.madrid.in']] } },
     today: '2026-11-26',
     locate: () => undefined,
   } as unknown as Site;
   const route = { kind: 'page', path: '/madrid', file: 'madrid.html', lang: 'en', key: 'madrid', template: 'city', indexable: true, origin: 'test', entry: { id: 'madrid', areas } } as unknown as Route;
   const city = { ...route, path: other, file: `${other.slice(1)}.html`, key: 'athens', entry: { id: 'athens', areas: [] } } as unknown as Route;
   const routes = { routes: [route, city], alternates: () => new Map() } as unknown as RouteTable;
-  return new InputKeys(site, routes, {} as SiteModel, 'code').route(route, false, reads);
+  // The model shares the Spanish message text with every language's pages (as the WhatsApp message's language).
+  const model = { sharedText: (key: string, lang: string) => lang === 'es' && key === 'message.where' } as unknown as SiteModel;
+  return new InputKeys(site, routes, model, 'code').route(route, false, reads);
 }
 
 describe('[R-INC-1] route keys: the data a page read', () => {
@@ -64,6 +68,10 @@ describe('[R-INC-1] route keys: the data a page read', () => {
 
   it("another page's path (the links every page may hold): every key changes", () => {
     expect(keyOf({ other: '/athens-new' }, ['plain.title'])).not.toBe(keyOf({}, ['plain.title']));
+  });
+
+  it("a text another language's pages share: what its list fact shows in that language changes every key", () => {
+    expect(keyOf({ esIn: 'en la capital' }, ['plain.title'])).not.toBe(keyOf({}, ['plain.title']));
   });
 
   it('a page whose reads are not known is keyed on all the data', () => {

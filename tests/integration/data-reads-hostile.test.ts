@@ -1,0 +1,204 @@
+/**
+ * [R-INC-2] Hostile cases for pages keyed on the data kinds they read (render/page.ts notes
+ * `site.data.<kind>` and `site.facts`, routes/inputs.ts keys on them), kept from a hostile review
+ * of 31: each builds, edits, builds again and compares the incremental output with a cold build of
+ * the same content, file by file. The review found the first three and the memo case stale before
+ * `listed` (a page reading the route table is keyed on every route as it is), the redirect rule and
+ * each page's own view of the data.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, differencesFromCold, fresh, ok, recordFile } from '../helpers/incremental.ts';
+import { edit, EPOCH, ROOT } from '../helpers/site.ts';
+import { WatchSession } from '../../src/watch/session.ts';
+import { buildDate, resolveConfig } from '../../src/config.ts';
+
+/** A copy of the templates (and client) beside the content, for the build to use instead of the shipped ones. */
+function ownTemplates(content: string): string {
+  const templates = path.join(path.dirname(content), 'templates');
+  cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
+  cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
+  return templates;
+}
+
+const readsFile = (out: string) => recordFile(out).replace(/\.json$/, '.reads.json');
+const MAIN = '<main id="main" tabIndex={-1}>';
+/** JSX put into the footer (a piece) after its disclaimer, in a copy of the templates. */
+const afterDisclaimer = (templates: string, jsx: string) => edit(templates, 'components/Footer.tsx', "{t('footer.disclaimer')}</p>", `{t('footer.disclaimer')}</p>${jsx}`);
+
+describe('data reads, hostile', () => {
+  // --- shipped templates ---
+
+  it("admin directory-profiles page (lists landings through routes.routes): a landing's source changed", async () => {
+    const { content, out } = fresh({ english: true });
+    edit(content, 'site.yaml', /^ {2}admin: false$/m, '  admin: true');
+    await ok(build(content, out));
+    edit(content, 'data/directories.yaml', 'source: eurogirlsescort }', 'source: eurogirlsnew }');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it("a redirect to a blog post (its stub's title is the post's): the post's title changed", async () => {
+    const { content, out } = fresh({ english: true });
+    writeFileSync(path.join(content, 'data/redirects.yaml'), `${readFileSync(path.join(content, 'data/redirects.yaml'), 'utf8')}- { from: /riviera, to: /blog/a-weekend-on-the-riviera }\n`);
+    await ok(build(content, out));
+    edit(content, 'blog/a-weekend-on-the-riviera/en.md', /^title: .*$/m, 'title: "A Long Weekend on the Riviera"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it("a city's status flipped (upcoming → active): the {cities:active}/{cities:upcoming} texts and the city pages", async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    edit(content, 'data/cities.yaml', /^( {2}status: )upcoming$/m, '$1active');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a city removed (its page, redirects and landings to it gone too)', async () => {
+    const { content, out } = fresh({ english: true });
+    await ok(build(content, out));
+    const cities = readFileSync(path.join(content, 'data/cities.yaml'), 'utf8');
+    // Athens: the second entry, up to the third.
+    const start = cities.indexOf('- id: athens');
+    const end = cities.indexOf('- id: monaco');
+    writeFileSync(path.join(content, 'data/cities.yaml'), cities.slice(0, start) + cities.slice(end));
+    for (const f of ['data/redirects.yaml', 'data/directories.yaml']) {
+      const file = path.join(content, f);
+      writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((l) => !/athens/.test(l)).join('\n'));
+    }
+    edit(content, 'data/reviews.yaml', /city: athens/g, 'city: madrid');
+    // Posts link the old path: it redirects to another city now.
+    writeFileSync(path.join(content, 'data/redirects.yaml'), `${readFileSync(path.join(content, 'data/redirects.yaml'), 'utf8')}\n- { from: /athens-vip-companion, to: /madrid-vip-escort }\n`);
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a price and a text naming it in the message language (es), two languages', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    edit(content, 'i18n/es.yaml', /^( {2}duration:\n {4}1h: ).*$/m, '$1"1 hora ({price:hour})"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    edit(content, 'data/rates.yaml', /price: (\d+)/, 'price: 7$1');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('two edits between builds (a price and a text), then both undone: as cold, then Nothing changed', async () => {
+    const { content, out } = fresh({ english: true });
+    await ok(build(content, out));
+    const rates = readFileSync(path.join(content, 'data/rates.yaml'), 'utf8');
+    const en = readFileSync(path.join(content, 'i18n/en.yaml'), 'utf8');
+    edit(content, 'data/rates.yaml', /price: (\d+)/, 'price: 9$1');
+    edit(content, 'i18n/en.yaml', /^( {2}madeWith: ).*$/m, '$1"Made again"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    writeFileSync(path.join(content, 'data/rates.yaml'), rates);
+    writeFileSync(path.join(content, 'i18n/en.yaml'), en);
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    expect((await ok(build(content, out))).stdout).toMatch(/Nothing changed/);
+  });
+
+  it('a damaged reads record, then a price', async () => {
+    const { content, out } = fresh({ english: true });
+    await ok(build(content, out));
+    const file = readsFile(out);
+    const reads = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    // Every data read dropped from every recorded list: the record says the pages read no data.
+    writeFileSync(file, JSON.stringify(reads, (_k, v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x !== 'string' || !x.startsWith('\0')) : v)));
+    edit(content, 'data/rates.yaml', /price: (\d+)/, 'price: 8$1');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  // --- templates edited to read data in hostile ways ---
+
+  it.each([
+    ['JSON.stringify(site.data)', 'JSON.stringify(ctx.site.data).length'],
+    ['the raw site behind the view (Object.getPrototypeOf(ctx.site).data)', "(Object.getPrototypeOf(ctx.site) as { data: { rates: { tiers: { price: number }[] } } }).data.rates.tiers[0]!.price"],
+    ['Object.keys(site.facts)', "Object.keys(ctx.site.facts).join(',') + JSON.stringify(ctx.site.facts['price:hour'])"],
+  ])('the About page reads the price through %s', async (_name, expr) => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    edit(templates, 'pages/About.tsx', MAIN, `<main id="main" tabIndex={-1} data-x={${expr}}>`);
+    await ok(build(content, out));
+    edit(content, 'data/rates.yaml', /price: (\d+)/, 'price: 5$1');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a memo keyed on site.data in a helper module (WeakMap: one read per render environment)', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    writeFileSync(
+      path.join(templates, 'memo.ts'),
+      `const memo = new WeakMap<object, string>();\nexport function firstPhone(data: { venues: { phone: string }[] }): string {\n  let v = memo.get(data);\n  if (v === undefined) memo.set(data, (v = data.venues[0]!.phone));\n  return v;\n}\n`,
+    );
+    edit(templates, 'pages/About.tsx', MAIN, `<main id="main" tabIndex={-1} data-phone={firstPhone(ctx.site.data)}>`);
+    edit(templates, 'pages/Contact.tsx', MAIN, `<main id="main" tabIndex={-1} data-phone={firstPhone(ctx.site.data)}>`);
+    for (const f of ['pages/About.tsx', 'pages/Contact.tsx']) writeFileSync(path.join(templates, f), `import { firstPhone } from '../memo.ts';\n${readFileSync(path.join(templates, f), 'utf8')}`);
+    await ok(build(content, out));
+    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 333"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a data kind read only when another field says so (business.open247 gates reviews), then the gate flipped, then the gated kind edited', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    edit(templates, 'pages/About.tsx', MAIN, '<main id="main" tabIndex={-1} data-r={ctx.site.data.business.open247 ? "none" : ctx.site.data.reviews.map((r) => r.rating).join(",")}>');
+    await ok(build(content, out));
+    edit(content, 'data/business.yaml', /^open247: true$/m, 'open247: false');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    edit(content, 'data/reviews.yaml', /(id: review-2, .*?)rating: 5/, '$1rating: 4');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a piece nested in the footer piece reads venues; the gate for it in the footer reads business', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    afterDisclaimer(templates, `<p dangerouslySetInnerHTML={{ __html: ctx.site.data.business.open247 ? ctx.once('inner-phone', () => 'phone ' + ctx.site.data.venues[0]!.phone) : 'closed' }} />`);
+    await ok(build(content, out));
+    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 444"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    edit(content, 'data/business.yaml', /^open247: true$/m, 'open247: false');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    edit(content, 'data/business.yaml', /^open247: false$/m, 'open247: true');
+    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 555"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a piece whose content is data the page read outside it (closure)', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    afterDisclaimer(templates, `{(() => { const phone = ctx.site.data.venues[0]!.phone; return <p dangerouslySetInnerHTML={{ __html: ctx.once('closure-phone', () => 'p ' + phone) }} />; })()}`);
+    await ok(build(content, out));
+    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 666"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a watch session: a price, then a landing source (admin on)', async () => {
+    const { content, out } = fresh({ english: true });
+    edit(content, 'site.yaml', /^ {2}admin: false$/m, '  admin: true');
+    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    expect((await session.rebuild([])).ok).toBe(true);
+    const rates = path.join(content, 'data/rates.yaml');
+    edit(content, 'data/rates.yaml', /price: (\d+)/, 'price: 4$1');
+    expect((await session.rebuild([rates])).ok).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    edit(content, 'data/directories.yaml', 'source: eros }', 'source: erosnew }');
+    expect((await session.rebuild([path.join(content, 'data/directories.yaml')])).ok).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+});
+
