@@ -26,7 +26,7 @@ const MAIN = '<main id="main" tabIndex={-1}>';
 /** JSX put into the footer (a piece) after its disclaimer, in a copy of the templates. */
 const afterDisclaimer = (templates: string, jsx: string) => edit(templates, 'components/Footer.tsx', "{t('footer.disclaimer')}</p>", `{t('footer.disclaimer')}</p>${jsx}`);
 
-describe('data reads, hostile', () => {
+describe('[R-INC-2] data reads, hostile (incremental builds equal cold builds)', () => {
   // --- shipped templates ---
 
   it("admin directory-profiles page (lists landings through routes.routes): a landing's source changed", async () => {
