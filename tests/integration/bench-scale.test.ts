@@ -1,7 +1,8 @@
 /**
  * [R-INC-3] `npm run bench:scale` reports this project's rebuilds of one output folder (nothing
- * changed, one post edited, a text on every page edited) beside the peers' full builds of the same
- * posts, and says what each rebuild rendered, so the table never times another case than it names.
+ * changed, one post edited, a text on every page edited, a price edited) beside the peers' full
+ * builds of the same posts, and says what each rebuild rendered, so the table never times another
+ * case than it names.
  * Run at a tiny size: the benchmark itself is under test here, not the speed (docs/benchmarks.md).
  */
 import { spawnSync } from 'node:child_process';
@@ -28,7 +29,7 @@ interface Timed {
 }
 interface Report {
   results: { target: string; posts: number; langs: number; generator: string; medianMs?: number; pages?: number }[];
-  rebuilds: ({ target: string; posts: number; langs: number } & Record<'none' | 'post' | 'text', Timed>)[];
+  rebuilds: ({ target: string; posts: number; langs: number } & Record<'none' | 'post' | 'text' | 'price', Timed>)[];
 }
 
 describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
@@ -47,7 +48,7 @@ describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
     expect(rebuild).toMatchObject({ target, posts: 6, langs: 1 });
     const project = report.results.find((x) => x.generator === 'project')!;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) / 2]!;
-    for (const kind of ['none', 'post', 'text'] as const) {
+    for (const kind of ['none', 'post', 'text', 'price'] as const) {
       const t = rebuild[kind];
       // Three timed runs of each (a median), every one a real build.
       expect(t.timesMs, kind).toHaveLength(3);
@@ -68,12 +69,18 @@ describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
     expect(rebuild.text.spliced).toEqual([spliced, spliced, spliced]);
     expect(spliced).toBeGreaterThan(6); // the posts' pages at least
     expect(spliced).toBeLessThan(rebuild.text.pages);
+    // A price: the pages that show the rates, not the posts (no piece shows a price).
+    const priced = rebuild.price.rendered[0]!;
+    expect(rebuild.price.rendered).toEqual([priced, priced, priced]);
+    expect(priced).toBeGreaterThan(0);
+    expect(priced).toBeLessThan(rebuild.price.pages - 6);
+    expect(rebuild.price.spliced).toEqual([0, 0, 0]);
 
     // The table: one row per rebuild, its ratio to each peer's full build that ran (n/a for one not installed).
     const rows = r.stdout.split('\n').filter((l) => l.startsWith(`| ${target} | 6 x 1 |`));
     const peer = (id: string) => report.results.find((x) => x.generator === id && x.medianMs !== undefined)?.medianMs;
-    const labels = { none: 'nothing changed', post: 'one post edited', text: 'a text on every page edited' };
-    expect(rows).toHaveLength(3);
+    const labels = { none: 'nothing changed', post: 'one post edited', text: 'a text on every page edited', price: 'a price edited' };
+    expect(rows).toHaveLength(4);
     for (const [kind, label] of Object.entries(labels) as [keyof typeof labels, string][]) {
       const cells = rows.find((l) => l.includes(`| ${label} |`))?.split('|').map((c) => c.trim());
       expect(cells, label).toBeDefined();
