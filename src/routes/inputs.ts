@@ -94,9 +94,11 @@ export class InputKeys {
     const { locate: _locate, texts, posts, postImages: _images, data, facts, ...rest } = site;
     // Site-wide content: everything in the site but its texts, posts, data kinds and facts, and the
     // routes that are not posts' (a page links them: their paths come from pages.yaml and the data).
-    const pages = this.routes.routes.filter((r) => r.kind !== 'post' && r.kind !== 'blog' && r.kind !== 'category').map((r) => `${r.file}\0${r.path}\0${r.key}\0${r.kind}`);
+    const others = this.routes.routes.filter((r) => r.kind !== 'post' && r.kind !== 'blog' && r.kind !== 'category');
+    const pages = others.map((r) => `${r.file}\0${r.path}\0${r.key}\0${r.kind}`);
     const base = hashOf(this.code, JSON.stringify(rest), ...pages);
-    const global = hashOf(base, JSON.stringify(data), JSON.stringify(facts));
+    const factsKey = hashOf(JSON.stringify(facts));
+    const global = hashOf(base, JSON.stringify(data), factsKey);
     // Texts other languages' pages read too (and what the facts they name show): one key for all of them.
     const shared: string[] = [];
     for (const lang of site.languages) {
@@ -107,11 +109,10 @@ export class InputKeys {
     const langKey = new Map(site.languages.map((lang) => [lang, hashOf(global, sharedKey, JSON.stringify(texts[lang] ?? {}))]));
     const metas = new Map(posts.map((p) => [p, postMeta(p, site)]));
     // A page reading the route table (an admin list of landings) sees what its routes carry.
-    const others = this.routes.routes.filter((r) => r.kind !== 'post' && r.kind !== 'blog' && r.kind !== 'category').map((r) => `${whereOf(r)}\0${JSON.stringify(r.entry ?? null)}`);
-    const listed = hashOf(...metas.values(), '\0routes', ...others);
+    const listed = hashOf(...metas.values(), '\0routes', ...others.map((r) => `${whereOf(r)}\0${JSON.stringify(r.entry ?? null)}`));
     const bySlug = new Map<string, Post[]>();
     for (const p of posts) (bySlug.get(p.slug) ?? bySlug.set(p.slug, []).get(p.slug)!).push(p);
-    return (this.made = { base, global, sharedKey, dataKeys: new Map(), factsKey: hashOf(JSON.stringify(facts)), langKey, metas, listed, bySlug });
+    return (this.made = { base, global, sharedKey, dataKeys: new Map(), factsKey, langKey, metas, listed, bySlug });
   }
 
   /** The key of every route by output file. */
@@ -165,20 +166,13 @@ export class InputKeys {
     const memo = `${lang}\0${key}`;
     let deps = this.deps.get(memo);
     if (!deps) {
-      deps = [...this.factsIn(raw)];
-      for (const ref of translateReferences(raw).refs.values()) {
-        const fact = this.site.facts[ref];
-        if (fact?.kind === 'list') for (const item of fact.items) for (const k of item) deps.push(table[k] ?? null);
-      }
+      // The facts' values first, then the texts the list facts show (one parse of the text).
+      const facts = [...translateReferences(raw).refs.values()].map((ref) => this.site.facts[ref]);
+      deps = facts.map((fact) => JSON.stringify(fact ?? null));
+      for (const fact of facts) if (fact?.kind === 'list') for (const item of fact.items) for (const k of item) deps.push(table[k] ?? null);
       this.deps.set(memo, deps);
     }
     return deps;
-  }
-
-  /** The facts a text names, as their values. */
-  private factsIn(raw: string): string[] {
-    if (!raw.includes(':')) return [];
-    return [...translateReferences(raw).refs.values()].map((ref) => JSON.stringify(this.site.facts[ref] ?? null));
   }
 
   /** A data kind's key: its whole value. */
