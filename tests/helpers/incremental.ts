@@ -5,7 +5,7 @@
  * cold build of the same content in memory to compare with, file by file.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { build as coldBuild } from '../../src/build.ts';
@@ -130,6 +130,14 @@ export function fresh({ all = false, english = false } = {}): { content: string;
   return { content, out: path.join(path.dirname(content), 'dist') };
 }
 
+
+/** Templates and client copied beside a `fresh()` content folder (the build takes them from there), for a test to edit; returns the templates folder. */
+export function ownTemplates(content: string): string {
+  const templates = path.join(path.dirname(content), 'templates');
+  cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
+  cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
+  return templates;
+}
 
 /**
  * Every file and folder of `dir` one hour old, all with one time (as a checkout or a copy made

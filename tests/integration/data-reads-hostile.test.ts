@@ -6,23 +6,18 @@
  * list of landings and the watch session (a page reading the route table: `listed`), the redirect
  * to a post (the redirect rule), the memo keyed on the data (each page its own view of it).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, differencesFromCold, fresh, ok } from '../helpers/incremental.ts';
-import { edit, EPOCH, ROOT } from '../helpers/site.ts';
+import { build, differencesFromCold, fresh, ok, ownTemplates } from '../helpers/incremental.ts';
+import { edit, EPOCH } from '../helpers/site.ts';
 import { WatchSession } from '../../src/watch/session.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
 
-/** A copy of the templates (and client) beside the content, for the build to use instead of the shipped ones. */
-function ownTemplates(content: string): string {
-  const templates = path.join(path.dirname(content), 'templates');
-  cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
-  cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
-  return templates;
-}
 
 const MAIN = '<main id="main" tabIndex={-1}>';
+/** The first venue's phone in data/venues.yaml (the footer edits below show it). */
+const firstVenuePhone = (content: string, phone: string) => edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, `$1${phone}"`);
 /** JSX put into the footer (a piece) after its disclaimer, in a copy of the templates. */
 const afterDisclaimer = (templates: string, jsx: string) => edit(templates, 'components/Footer.tsx', "{t('footer.disclaimer')}</p>", `{t('footer.disclaimer')}</p>${jsx}`);
 
@@ -91,7 +86,7 @@ describe('[R-INC-2] data reads, hostile (incremental builds equal cold builds)',
     edit(templates, 'pages/Contact.tsx', MAIN, `<main id="main" tabIndex={-1} data-phone={firstPhone(ctx.site.data)}>`);
     for (const f of ['pages/About.tsx', 'pages/Contact.tsx']) writeFileSync(path.join(templates, f), `import { firstPhone } from '../memo.ts';\n${readFileSync(path.join(templates, f), 'utf8')}`);
     await ok(build(content, out));
-    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 333"');
+    firstVenuePhone(content, '+34 910 000 333');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
@@ -114,14 +109,14 @@ describe('[R-INC-2] data reads, hostile (incremental builds equal cold builds)',
     const templates = ownTemplates(content);
     afterDisclaimer(templates, `<p dangerouslySetInnerHTML={{ __html: ctx.site.data.business.open247 ? ctx.once('inner-phone', () => 'phone ' + ctx.site.data.venues[0]!.phone) : 'closed' }} />`);
     await ok(build(content, out));
-    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 444"');
+    firstVenuePhone(content, '+34 910 000 444');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
     edit(content, 'data/business.yaml', /^open247: true$/m, 'open247: false');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
     edit(content, 'data/business.yaml', /^open247: false$/m, 'open247: true');
-    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 555"');
+    firstVenuePhone(content, '+34 910 000 555');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
@@ -131,7 +126,7 @@ describe('[R-INC-2] data reads, hostile (incremental builds equal cold builds)',
     const templates = ownTemplates(content);
     afterDisclaimer(templates, `{(() => { const phone = ctx.site.data.venues[0]!.phone; return <p dangerouslySetInnerHTML={{ __html: ctx.once('closure-phone', () => 'p ' + phone) }} />; })()}`);
     await ok(build(content, out));
-    edit(content, 'data/venues.yaml', /^( {2}phone: ")[^"]*"$/m, '$1+34 910 000 666"');
+    firstVenuePhone(content, '+34 910 000 666');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
   });

@@ -5,11 +5,11 @@
  * renders that page; a template listing the data kinds is keyed on all of them. Each result is
  * compared with a cold build of the same content, file by file.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, differencesFromCold, fresh, ok, summary } from '../helpers/incremental.ts';
-import { edit, listFiles, ROOT } from '../helpers/site.ts';
+import { build, differencesFromCold, fresh, ok, summary, ownTemplates } from '../helpers/incremental.ts';
+import { edit, listFiles } from '../helpers/site.ts';
 
 const pagesOf = (out: string) => listFiles(out).filter((f) => f.endsWith('.html'));
 const snapshot = (out: string) => new Map(pagesOf(out).map((f) => [f, readFileSync(path.join(out, f))]));
@@ -57,9 +57,7 @@ describe('[R-INC-1] pages keyed on the data they read', () => {
 
   it('a template reading the data through a listing of its kinds is keyed on every kind; a footer reading one kind gets it spliced', async () => {
     const { content, out } = fresh({ english: true });
-    const templates = path.join(path.dirname(content), 'templates');
-    cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
-    cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
+    const templates = ownTemplates(content);
     // The About page shows the first price, found through a listing of the kinds; the footer the first venue's phone.
     edit(templates, 'pages/About.tsx', '<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-first-price={(Object.entries(ctx.site.data).find(([k]) => k === "rates")![1] as { tiers: { price: number }[] }).tiers[0]!.price}>');
     edit(templates, 'components/Footer.tsx', "{t('footer.disclaimer')}</p>", "{t('footer.disclaimer')} {ctx.site.data.venues[0]!.phone}</p>");

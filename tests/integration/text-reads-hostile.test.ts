@@ -11,24 +11,17 @@
  * with its modification time set back is carried or spliced as it is (output files are trusted by
  * size and time, as before splicing), and a reads record forged by hand is trusted like the record.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, differencesFromCold, fresh, ok, summary } from '../helpers/incremental.ts';
-import { edit, listFiles, ROOT } from '../helpers/site.ts';
+import { build, differencesFromCold, fresh, ok, summary, ownTemplates } from '../helpers/incremental.ts';
+import { edit, listFiles } from '../helpers/site.ts';
 
 const pagesOf = (out: string) => listFiles(out).filter((f) => f.endsWith('.html'));
 const englishFooter = (out: string) => pagesOf(out).filter((f) => !/^(es|ru|el|fr)(\/|\.html$)/.test(f) && readFileSync(path.join(out, f), 'utf8').includes('class="site-footer'));
 /** Set a text `key: value` under a top-level group of `i18n/<lang>.yaml` (the line `  key: …`, first one after `group:`). */
 function setText(content: string, lang: string, group: string, key: string, value: string): void {
   edit(content, `i18n/${lang}.yaml`, new RegExp(`^(${group}:\\n(?: {2}.*\\n|\\n)*? {2}${key}: ).*$`, 'm'), `$1${JSON.stringify(value).replace(/\$/g, '$$$$')}`);
-}
-/** Templates and client copied beside the content (the build takes them from there), for edits. */
-function ownTemplates(content: string): string {
-  const templates = path.join(path.dirname(content), 'templates');
-  cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
-  cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
-  return templates;
 }
 async function same(content: string, out: string, extra: string[] = []): Promise<void> {
   expect(await differencesFromCold(content, out, extra)).toEqual([]);

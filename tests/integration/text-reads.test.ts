@@ -6,11 +6,11 @@
  * cold build of the same content, file by file, and so are the cases where the record of what
  * pages read cannot be trusted (damaged, of another build, a page edited by hand).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, differencesFromCold, fresh, ok, recordFile, spawnBuild, summary } from '../helpers/incremental.ts';
-import { edit, EPOCH, listFiles, ROOT } from '../helpers/site.ts';
+import { build, differencesFromCold, fresh, ok, recordFile, spawnBuild, summary, ownTemplates } from '../helpers/incremental.ts';
+import { edit, EPOCH, listFiles } from '../helpers/site.ts';
 import { WatchSession } from '../../src/watch/session.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
 
@@ -112,9 +112,7 @@ describe('[R-INC-1] pages keyed on the texts they read; pieces spliced', () => {
 
   it('templates that list a text table (footer and a page): keyed on every text, so a new text reaches them (as a cold build)', async () => {
     const { content, out } = fresh({ english: true });
-    const templates = path.join(path.dirname(content), 'templates');
-    cpSync(path.join(ROOT, 'templates'), templates, { recursive: true });
-    cpSync(path.join(ROOT, 'client'), path.join(path.dirname(content), 'client'), { recursive: true });
+    const templates = ownTemplates(content);
     // The footer (a piece) and the About page count their language's texts by listing the table.
     edit(templates, 'components/Footer.tsx', "{t('footer.disclaimer')}</p>", "{t('footer.disclaimer')} ({Object.keys(ctx.site.texts[ctx.lang]!).length})</p>");
     edit(templates, 'pages/About.tsx', '<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-texts={Object.keys(ctx.site.texts[ctx.lang]!).length}>');
