@@ -1,6 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './tests/setup/sequencer.ts';
+import { useMemoryTmp } from './tests/setup/tmp-root.ts';
+
+// Temporary folders on tmpfs where the machine has one (tests/setup/tmp-root.ts).
+useMemoryTmp();
 
 /**
  * Four tiers, each runnable alone (`npx vitest run --project unit`); `npm test` runs them all.

@@ -1,0 +1,31 @@
+/**
+ * Where the run's temporary folders go (tmpDir, the shared build, Chromium's profile, the CLI's
+ * builds): a folder of its own on the machine's memory file system (/dev/shm) when there is one
+ * with room, else the system's temporary folder. The suite writes and removes thousands of small
+ * build outputs; on this project's 2-core machines a page written to ext4 cost 0.25-0.8 ms against
+ * 0.03 ms on tmpfs, and the integration and hosts tiers ran 8 % faster (84.2 and 90.4 s against
+ * 77.4 and 82.2 s, alternating). A TMPDIR set by whoever runs the suite is kept as it is.
+ * Called by vitest.config.ts in vitest's main process, before any worker starts: the workers and
+ * every process they start inherit TMPDIR.
+ */
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import path from 'node:path';
+
+const TMPFS_MAGIC = 0x01021994;
+/** Room the run needs at its peak (builds of the shipped site, Chromium's profile), with a margin. */
+const MIN_FREE = 2 * 1024 ** 3;
+
+export function useMemoryTmp(root = '/dev/shm'): string | undefined {
+  if (process.env.TMPDIR) return undefined;
+  try {
+    const fs = statfsSync(root);
+    if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < MIN_FREE) return undefined;
+    const dir = mkdtempSync(path.join(root, 'site-tests-'));
+    process.env.TMPDIR = dir;
+    // The folders inside are removed by each test file (tests/setup/tmp-dirs.ts); this one at exit.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  } catch {
+    return undefined; // no such file system, or not writable: the system's temporary folder
+  }
+}
