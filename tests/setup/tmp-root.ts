@@ -8,7 +8,7 @@
  * Called by vitest.config.ts in vitest's main process, before any worker starts: the workers and
  * every process they start inherit TMPDIR.
  */
-import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 
 const TMPFS_MAGIC = 0x01021994;
@@ -21,6 +21,9 @@ export function useMemoryTmp(root = '/dev/shm'): string | undefined {
     const fs = statfsSync(root);
     if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < MIN_FREE) return undefined;
     const dir = mkdtempSync(path.join(root, 'site-tests-'));
+    // Open like /tmp (sticky, anyone may create): a test run as root checks some errors as an
+    // unprivileged user, who must reach its folders (mkdtemp makes this one 0700).
+    chmodSync(dir, 0o1777);
     process.env.TMPDIR = dir;
     // The folders inside are removed by each test file (tests/setup/tmp-dirs.ts); this one at exit.
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
