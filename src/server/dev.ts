@@ -127,7 +127,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     }
     // A build may publish into the served folder at any moment: each attempt resolves its link once
     // and answers from that one build, pages and rules; an answer the switch spoilt is tried again.
-    for (let attempt = 0; ; attempt++) {
+    const since = performance.now();
+    for (;;) {
       const served = await realRoot(root);
       // Rules are read per request: the build rewrites them, and they are small.
       const rules = await readRules(served, hostFolderOf(root, served));
@@ -168,7 +169,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
           },
           transformHtml: inject,
         },
-        republished(root, served, attempt),
+        republished(root, served, since),
       );
       if (answered) return;
     }

@@ -53,19 +53,20 @@ export async function realRoot(root: string): Promise<string> {
 }
 
 /**
- * How often a request is tried again when a build was published into the folder while it ran.
- * Each try follows the newest build; many are allowed because builds may be published faster than
- * a request is answered (dev-server.test publishes ~60 in a few hundred milliseconds in this
- * process: with 3 tries, 21-29 of ~90 requests found only removed builds once removal got fast).
+ * How long a request keeps following newer builds when one was published into the folder while it
+ * ran. A time, not a number of tries: builds may be published faster than a request is answered
+ * (dev-server.test publishes a build every few milliseconds in the server's own process; on tmpfs,
+ * 20 tries left 1-9 of 15 requests with only removed builds). Real builds take far longer than one
+ * try, so a request normally needs one more.
  */
-const RETRIES = 20;
+const RETRY_MS = 2000;
 
 /**
  * Whether the folder `root` (a link, as `dist` is) now shows another build than `served`, its target
- * when the request started: undefined once the request has been tried RETRIES times.
+ * when the try started: undefined once the request has been tried for RETRY_MS since `since`.
  */
-export function republished(root: string, served: string, attempt: number): (() => Promise<boolean>) | undefined {
-  return attempt < RETRIES ? async () => (await realRoot(root)) !== served : undefined;
+export function republished(root: string, served: string, since: number): (() => Promise<boolean>) | undefined {
+  return performance.now() - since < RETRY_MS ? async () => (await realRoot(root)) !== served : undefined;
 }
 
 /** A regular file whose real path (symlinks followed) lies inside the served folder. */
@@ -132,9 +133,10 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
     return;
   }
   const root = path.resolve(opts.root);
-  for (let attempt = 0; ; attempt++) {
+  const since = performance.now();
+  for (;;) {
     const served = await realRoot(root);
-    if (await serveFrom(served, urlPath, req, res, opts, republished(root, served, attempt))) return;
+    if (await serveFrom(served, urlPath, req, res, opts, republished(root, served, since))) return;
   }
 }
 
