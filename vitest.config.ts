@@ -27,6 +27,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: two test files at a time, the longest first across the tiers (tests/setup/sequencer.ts).
     maxWorkers: 2,
+    // Tests of a describe.concurrent (client, tablet-layout) three at a time, not five: on 2 cores
+    // beside four busy processes (CI) five browser tests side by side took 10.4-10.8 s each, over
+    // the 10 s budget, while the files' own time does not depend on it (measured 3 against 5).
+    maxConcurrency: 3,
     // Each worker process runs file after file with the modules it already loaded (the generator,
     // React, playwright): a fresh process and module graph per file cost 37.7 s of the workers'
     // time in an idle run. No test file mocks a module; the few that stub env or modules undo it.
