@@ -29,7 +29,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Tests of a describe.concurrent (client, tablet-layout) three at a time, not five: on 2 cores
     // beside four busy processes (CI) five browser tests side by side took 10.4-10.8 s each, over
-    // the 10 s budget, while the files' own time does not depend on it (measured 3 against 5).
+    // the 10 s budget. The suite's time does not depend on it (vitest 220.6 s against 222.5 s), though
+    // client.test's file takes longer (33.6 s against 20-24 s in whole runs).
     maxConcurrency: 3,
     // Each worker process runs file after file with the modules it already loaded (the generator,
     // React, playwright): a fresh process and module graph per file cost 37.7 s of the workers'
