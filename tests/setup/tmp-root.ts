@@ -8,19 +8,31 @@
  * Called by vitest.config.ts in vitest's main process, before any worker starts: the workers and
  * every process they start inherit TMPDIR.
  */
-import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const TMPFS_MAGIC = 0x01021994;
 /** Room the run needs at its peak (builds of the shipped site, Chromium's profile), with a margin. */
 const MIN_FREE = 2 * 1024 ** 3;
+const PREFIX = 'site-tests-';
+const DAY = 24 * 3_600_000;
 
 export function useMemoryTmp(root = '/dev/shm'): string | undefined {
   if (process.env.TMPDIR) return undefined;
   try {
     const fs = statfsSync(root);
     if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < MIN_FREE) return undefined;
-    const dir = mkdtempSync(path.join(root, 'site-tests-'));
+    // A run killed outright (SIGKILL) leaves its folder, in memory: one untouched for a day is removed.
+    for (const name of readdirSync(root)) {
+      const old = path.join(root, name);
+      const st = name.startsWith(PREFIX) ? statSync(old, { throwIfNoEntry: false }) : undefined;
+      try {
+        if (st && Date.now() - st.mtimeMs > DAY) rmSync(old, { recursive: true, force: true });
+      } catch {
+        // another user's: left to them
+      }
+    }
+    const dir = mkdtempSync(path.join(root, PREFIX));
     // Open like /tmp (sticky, anyone may create): a test run as root checks some errors as an
     // unprivileged user, who must reach its folders (mkdtemp makes this one 0700).
     chmodSync(dir, 0o1777);

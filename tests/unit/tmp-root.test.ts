@@ -3,7 +3,7 @@
  * never over a TMPDIR the runner set, and open to every user like /tmp (errors.test runs a check as
  * an unprivileged user when the suite runs as root).
  */
-import { rmSync, statfsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statfsSync, statSync, utimesSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useMemoryTmp } from '../setup/tmp-root.ts';
 import { ROOT } from '../helpers/site.ts';
@@ -45,6 +45,22 @@ describe('the test run\'s temporary folder', () => {
       expect(statSync(dir).mode & 0o7777).toBe(0o1777);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasTmpfs)('removes the folder of a run killed a day ago, and no other', () => {
+    delete process.env.TMPDIR;
+    const stale = `/dev/shm/site-tests-stale-${process.pid}`;
+    const recent = `/dev/shm/site-tests-recent-${process.pid}`;
+    for (const d of [stale, recent]) mkdirSync(d, { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3_600_000);
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    const dir = useMemoryTmp('/dev/shm')!;
+    try {
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(recent)).toBe(true);
+    } finally {
+      for (const d of [dir, stale, recent]) rmSync(d, { recursive: true, force: true });
     }
   });
 });
