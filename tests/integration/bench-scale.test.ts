@@ -6,19 +6,13 @@
  * Run at a tiny size: the benchmark itself is under test here, not the speed (docs/benchmarks.md).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statfsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tmpDir } from '../helpers/site.ts';
+import { isTmpfs } from '../setup/tmp-root.ts';
 
-const TMPFS_MAGIC = 0x01021994;
-const onTmpfs = (() => {
-  try {
-    return statfsSync('/dev/shm').type === TMPFS_MAGIC;
-  } catch {
-    return false;
-  }
-})();
+const onTmpfs = isTmpfs('/dev/shm');
 
 interface Timed {
   medianMs: number;

@@ -17,11 +17,19 @@ const MIN_FREE = 2 * 1024 ** 3;
 const PREFIX = 'site-tests-';
 const DAY = 24 * 3_600_000;
 
-export function useMemoryTmp(root = '/dev/shm'): string | undefined {
-  if (process.env.TMPDIR) return undefined;
+/** Whether `dir` is on a tmpfs with at least `free` bytes available (false when it cannot be asked). */
+export function isTmpfs(dir: string, free = 0): boolean {
   try {
-    const fs = statfsSync(root);
-    if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < MIN_FREE) return undefined;
+    const fs = statfsSync(dir);
+    return fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= free;
+  } catch {
+    return false;
+  }
+}
+
+export function useMemoryTmp(root = '/dev/shm'): string | undefined {
+  if (process.env.TMPDIR || !isTmpfs(root, MIN_FREE)) return undefined;
+  try {
     // A run killed outright (SIGKILL) leaves its folder, in memory: one untouched for a day is removed.
     for (const name of readdirSync(root)) {
       const old = path.join(root, name);
@@ -41,6 +49,6 @@ export function useMemoryTmp(root = '/dev/shm'): string | undefined {
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     return dir;
   } catch {
-    return undefined; // no such file system, or not writable: the system's temporary folder
+    return undefined; // not writable: the system's temporary folder
   }
 }

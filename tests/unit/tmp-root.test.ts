@@ -3,19 +3,12 @@
  * never over a TMPDIR the runner set, and open to every user like /tmp (errors.test runs a check as
  * an unprivileged user when the suite runs as root).
  */
-import { existsSync, mkdirSync, rmSync, statfsSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useMemoryTmp } from '../setup/tmp-root.ts';
+import { isTmpfs, useMemoryTmp } from '../setup/tmp-root.ts';
 import { ROOT } from '../helpers/site.ts';
 
-const TMPFS_MAGIC = 0x01021994;
-const hasTmpfs = (() => {
-  try {
-    return statfsSync('/dev/shm').type === TMPFS_MAGIC;
-  } catch {
-    return false;
-  }
-})();
+const hasTmpfs = isTmpfs('/dev/shm');
 
 describe('the test run\'s temporary folder', () => {
   const saved = process.env.TMPDIR;
