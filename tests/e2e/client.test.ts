@@ -283,7 +283,7 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     const stored = await page.evaluate(() => Object.keys(localStorage));
     expect(stored).toEqual([]);
     await reject!.click();
-    expect(await page.evaluate(() => Object.keys(localStorage).sort())).toEqual(['aurelia.consent']);
+    expect(await page.evaluate(() => Object.keys(localStorage).sort())).toEqual([`${storageKey}.consent`]);
     // The message carries only this visit's source.
     const [popup] = await Promise.all([context.waitForEvent('page'), page.locator('a[data-whatsapp]').first().click()]);
     await popup.waitForURL(/wa\.me/);
@@ -301,13 +301,13 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     await page.goto(`${base}/about`);
     await settled(page);
     await page.locator('[data-consent] button[data-consent-choice="accept"]').click();
-    expect(await page.evaluate(() => localStorage.getItem('aurelia.returning'))).toBe('true');
+    expect(await page.evaluate((key) => localStorage.getItem(`${key}.returning`), storageKey)).toBe('true');
     await page.goto(`${base}/s/therichest?utm_source=therichest&x=1#top`);
     await page.waitForURL(`${base}/about?utm_source=therichest&x=1#top`);
     await settled(page);
     // The next page view reads the flag and clears it.
     expect(await page.evaluate(() => sessionStorage.getItem('from_stealth'))).toBeNull();
-    const attribution = await page.evaluate(() => JSON.parse(localStorage.getItem('aurelia.attribution') ?? 'null'));
+    const attribution = await page.evaluate((key) => JSON.parse(localStorage.getItem(`${key}.attribution`) ?? 'null'), storageKey);
     expect(attribution.last.source).toBe('therichest');
     await context.close();
   });
