@@ -10,8 +10,16 @@ export interface InlineHashes {
 
 /** The inline hashes of a build's assets: what the `<meta>` policy and the host's header both name. */
 export function inlineHashesOf(assets: Pick<Assets, 'styleHash' | 'styleHashes' | 'scriptHashes'>): InlineHashes {
-  return { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] };
+  // One object per assets object: every page asks with the build's one, and the policy is kept by it.
+  let inline = hashesOf.get(assets);
+  const kept = inline && (assets.styleHashes ? inline.styles === assets.styleHashes : inline.styles.length === 1 && inline.styles[0] === assets.styleHash) && (assets.scriptHashes ? inline.scripts === assets.scriptHashes : inline.scripts!.length === 0);
+  if (!inline || !kept) {
+    inline = { styles: assets.styleHashes ?? [assets.styleHash], scripts: assets.scriptHashes ?? [] };
+    hashesOf.set(assets, inline);
+  }
+  return inline;
 }
+const hashesOf = new WeakMap<object, InlineHashes>();
 
 /**
  * The one Content-Security-Policy of the site. Pages carry it as `<meta>` too, minus
@@ -19,16 +27,24 @@ export function inlineHashesOf(assets: Pick<Assets, 'styleHash' | 'styleHashes' 
  * `hashes`: the inline stylesheets' and scripts' hashes (a list alone: stylesheets only).
  */
 export function contentSecurityPolicy(site: Site, hashes: InlineHashes | readonly string[], where: 'header' | 'meta' = 'header'): string {
+  // Every page asks for the same policy: made once per site configuration and hashes (a profile of
+  // 4,700 pages had ~60 ms here, the URL parsing and joins repeated per page). Kept by the config
+  // object, not the site: each page sees the site through a view of its own (render/page.ts), whose
+  // config is the site's. First by the hashes object (inlineHashesOf gives every page the same one).
+  const config = site.config;
+  const byObject = isHashList(hashes) ? undefined : policiesBy.get(hashes);
+  const hit = byObject?.config === config ? byObject[where] : undefined;
+  if (hit !== undefined) return hit;
   const inline: InlineHashes = isHashList(hashes) ? { styles: hashes } : hashes;
-  // Every page asks for the same policy: made once per site and hashes (a profile of 4,700 pages
-  // had ~60 ms here, the URL parsing and joins repeated per page).
   const memoKey = `${where}\0${inline.styles.join(' ')}\0${(inline.scripts ?? []).join(' ')}`;
-  const memo = policies.get(site) ?? policies.set(site, new Map()).get(site)!;
+  const memo = policies.get(config) ?? policies.set(config, new Map()).get(config)!;
   let policy = memo.get(memoKey);
   if (policy === undefined) memo.set(memoKey, (policy = makePolicy(site, inline, where)));
+  if (!isHashList(hashes)) policiesBy.set(hashes, { ...(byObject?.config === config ? byObject : { config }), [where]: policy });
   return policy;
 }
-const policies = new WeakMap<Site, Map<string, string>>();
+const policies = new WeakMap<object, Map<string, string>>();
+const policiesBy = new WeakMap<InlineHashes, { config: object; header?: string; meta?: string }>();
 
 function makePolicy(site: Site, inline: InlineHashes, where: 'header' | 'meta'): string {
   const a = site.config.analytics;
