@@ -26,7 +26,7 @@ import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
-import { piecesMade, renderRoute, type RenderEnv } from './page.ts';
+import { piecesMade, renderRouteParts, type RenderEnv } from './page.ts';
 import { PageReads, TextSets, type PieceReads } from './reads.ts';
 import { evaluateTemplates, type CompiledTemplates, type TemplateModule } from './templates.ts';
 
@@ -160,17 +160,19 @@ export async function renderClaimed(
     const end = Math.min(start + CHUNK, routes.length);
     for (let i = start; i < end; i++) {
       const route = routes[i]!;
-      let html: Uint8Array;
+      let page: { parts: Uint8Array[]; bytes: number };
       const placed: number[] = [];
       onRoute?.(route);
       try {
-        html = renderRoute(route, env, placed);
+        page = renderRouteParts(route, env, placed);
       } catch (err) {
         tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
         continue;
       }
       if (env.reads) tallyReads(tally, env, route, placed);
-      await writer.write(route.file, html);
+      // Written from its parts where the writer can (one writev, the shared pieces not copied).
+      if (writer.writeParts) writer.writeParts(route.file, page.parts, page.bytes);
+      else await writer.write(route.file, page.parts.length === 1 ? page.parts[0]! : Buffer.concat(page.parts, page.bytes));
       const byLang = (tally.pages[route.kind] ??= {});
       byLang[route.lang] = (byLang[route.lang] ?? 0) + 1;
     }
