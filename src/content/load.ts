@@ -123,8 +123,19 @@ async function loadYaml<Sc extends z.ZodType>(
   // The parsed file even when the schema fails: later checks (unique ids) still read it. A valid
   // file's value is kept between one-shot builds (`kept`, the posts' cache: the schemas are part of
   // its name): validating the data files cost every build ~25 ms. An invalid one is checked again.
-  return { value: keptValid(kept, `${VALID}${rel}`, source, () => validate(file, schema, diags)), file };
+  // A watch session keeps them in its parse cache, by schema too (a model edit brings new schemas).
+  const key = kept ? `${VALID}${rel}` : `${VALID}${schemaId(schema)}:${rel}`;
+  return { value: keptValid(kept ?? cache, key, source, () => validate(file, schema, diags)), file };
 }
+
+/** A number per schema object in this thread (a watch session's kept values name their schema). */
+function schemaId(schema: object): number {
+  let id = schemaIds.get(schema);
+  if (id === undefined) schemaIds.set(schema, (id = ++lastSchemaId));
+  return id;
+}
+const schemaIds = new WeakMap<object, number>();
+let lastSchemaId = 0;
 
 /**
  * A data file's valid value from `kept` (same source text), else `validate`'s, kept. Held as its
@@ -229,12 +240,14 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
         const file = source === undefined ? undefined : memo(opts.cache, rel, source, () => parseYaml(rel, source, diags));
         if (!file) return;
         textFiles[lang] = file;
-        texts[lang] = flattenTexts(file.data, (key, value) => {
+        const table = flatTable(file);
+        for (const [key, value] of table.bad) {
           const pos = file.locate(key.split('.'));
           diags.error({ code: 'schema', file: rel, ...pos, field: key, message: `expected a text or a group of texts, found ${JSON.stringify(value)}` });
-        });
-        checkLocale(file, texts[lang]['lang.locale'], diags);
-        untranslated[lang] = takeUntranslated(texts[lang]);
+        }
+        texts[lang] = table.texts;
+        checkLocale(file, table.texts['lang.locale'], diags);
+        untranslated[lang] = [...table.untranslated];
       }),
     );
     // The tables finish loading in any order: keyed in the languages' order, so the site is the same on every build.
@@ -605,6 +618,24 @@ export const postCache = {
     }
   },
 };
+
+/**
+ * A text file's flat table (markers taken out: takeUntranslated) and its values that are not
+ * texts, once per parsed file: a watch session's parse cache gives an unchanged file's parsed
+ * object again, so its table is the same frozen object on every rebuild, and what is keyed on a
+ * table (its hash, its messages' checks) is kept with it.
+ */
+function flatTable(file: YamlFile): { texts: Record<string, string>; untranslated: readonly string[]; bad: readonly [string, unknown][] } {
+  let hit = flatTables.get(file);
+  if (!hit) {
+    const bad: [string, unknown][] = [];
+    const texts = flattenTexts(file.data, (key, value) => bad.push([key, value]));
+    const untranslated = Object.freeze(takeUntranslated(texts));
+    flatTables.set(file, (hit = { texts: Object.freeze(texts), untranslated, bad }));
+  }
+  return hit;
+}
+const flatTables = new WeakMap<YamlFile, { texts: Record<string, string>; untranslated: readonly string[]; bad: readonly [string, unknown][] }>();
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

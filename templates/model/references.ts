@@ -66,19 +66,30 @@ export function checkReferences(input: LoadedParts<Data, Config>, report: Report
 export function typedCityLists(input: LoadedParts<Data, Config>, report: Report): void {
   const cities = input.data.cities;
   if (!cities || cities.length < 2) return;
+  const ids = cities.map((c) => c.id).join('\0');
   for (const [lang, table] of Object.entries(input.texts)) {
-    const names = new Set<string>();
-    for (const c of cities) for (const form of ['name', 'in', 'from', 'of']) {
-      const v = table[`city.${c.id}.${form}`];
-      if (v) names.add(v.replace(/^(?:στη[ν]?|στο|à|de|d’|d')\s*/u, '').trim());
-    }
-    const alt = [...names].filter((n) => n.length > 1).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    if (!alt) continue;
-    // name, joiner, name: a comma, a middle dot, "and" in these languages, with articles between.
-    const joined = new RegExp(`(?<![\\p{L}])(?:${alt})(?![\\p{L}])(?:\\s*(?:,|·|&)\\s*|\\s+(?:and|y|e|и|και|et)\\s+)(?:(?:την|το|τη|της|του|d’|de|à|в|из)\\s*)?(?:${alt})(?![\\p{L}])`, 'u');
-    for (const [key, text] of Object.entries(table)) {
-      if (key.startsWith('city.') || text.includes('{cities:')) continue;
-      if (joined.test(text)) report.warn({ file: `i18n/${lang}.yaml`, path: key.split('.') }, `types a list of cities: write {cities:names} (or {cities:in}, {cities:from}, {cities:of}, {cities:line}) so a city added to data/cities.yaml joins it`, 'city-list');
-    }
+    // The keys found, kept with a frozen table (a watch rebuild gives an unchanged file's table again).
+    const kept = cityListsFound.get(table);
+    const found = kept?.ids === ids ? kept.keys : typedCityListKeys(table, cities);
+    if (Object.isFrozen(table)) cityListsFound.set(table, { ids, keys: found });
+    for (const key of found)
+      report.warn({ file: `i18n/${lang}.yaml`, path: key.split('.') }, `types a list of cities: write {cities:names} (or {cities:in}, {cities:from}, {cities:of}, {cities:line}) so a city added to data/cities.yaml joins it`, 'city-list');
   }
+}
+const cityListsFound = new WeakMap<object, { ids: string; keys: readonly string[] }>();
+
+/** The keys of `table` whose text types a list of the cities' names. */
+function typedCityListKeys(table: Readonly<Record<string, string>>, cities: readonly { id: string }[]): string[] {
+  const names = new Set<string>();
+  for (const c of cities) for (const form of ['name', 'in', 'from', 'of']) {
+    const v = table[`city.${c.id}.${form}`];
+    if (v) names.add(v.replace(/^(?:στη[ν]?|στο|à|de|d’|d')\s*/u, '').trim());
+  }
+  const alt = [...names].filter((n) => n.length > 1).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  if (!alt) return [];
+  // name, joiner, name: a comma, a middle dot, "and" in these languages, with articles between.
+  const joined = new RegExp(`(?<![\\p{L}])(?:${alt})(?![\\p{L}])(?:\\s*(?:,|·|&)\\s*|\\s+(?:and|y|e|и|και|et)\\s+)(?:(?:την|το|τη|της|του|d’|de|à|в|из)\\s*)?(?:${alt})(?![\\p{L}])`, 'u');
+  return Object.entries(table)
+    .filter(([key, text]) => !key.startsWith('city.') && !text.includes('{cities:') && joined.test(text))
+    .map(([key]) => key);
 }
