@@ -332,7 +332,7 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
       code = report(files, [`The post is a draft: write it, then set draft: false to publish it. Preview with: site build --drafts`]);
     });
   contentOption(scaffold.command('language <code>'))
-    .description('Write i18n/<code>.yaml with every text of the default language marked untranslated, and add the code to site.yaml languages.')
+    .description('Write i18n/<code>.yaml with every text of the default language marked untranslated, and add the code to site.yaml draftLanguages (published once moved to languages).')
     .action(async (langCode: string, opts: { content: string }) => {
       const { newLanguage } = await import('./commands/new-language.ts');
       const { files, untranslated } = newLanguage(path.resolve(opts.content), langCode);
@@ -362,15 +362,18 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
     });
   program
     .command('schemas')
-    .description('Regenerate the JSON Schemas in schemas/ from the content schema, point every content YAML file at its schema (first line) and map them in .vscode/settings.json.')
+    .description('Regenerate the JSON Schemas in schemas/ from the content schema, point every content YAML file at its schema (first line) and map them in .vscode/settings.json (both beside the content folder).')
     .option('-c, --content <dir>', 'content folder whose files get the schema line', 'content')
     .action(async (opts: { content: string }) => {
       const { writeSchemas } = await import('./commands/schemas.ts');
-      const root = projectRoot();
       const contentDir = path.resolve(opts.content);
+      // schemas/ and .vscode/ go beside the content folder, as this project keeps them beside
+      // content/: another site's (or a copy's) never overwrite this project's own.
+      const root = path.dirname(contentDir);
       const model = await (await import('./render/templates.ts')).loadSiteModel(siteFolder(contentDir, 'templates', 'index.tsx'));
       const { written, linked } = writeSchemas({ projectRoot: root, schemasDir: path.join(root, 'schemas'), contentDir, model });
-      code = report(written.map((f) => (f.startsWith('.vscode') ? f : `schemas/${f}`)), [linked.length ? `Schema line added or updated in ${linked.length} content file(s).` : 'Every content file already names its schema.']);
+      const shown = path.relative(process.cwd(), root);
+      code = report(written.map((f) => path.join(shown, f.startsWith('.vscode') ? f : `schemas/${f}`)), [linked.length ? `Schema line added or updated in ${linked.length} content file(s).` : 'Every content file already names its schema.']);
     });
   try {
     await program.parseAsync(argv);

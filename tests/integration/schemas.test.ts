@@ -134,6 +134,22 @@ describe('[R-OPS-11] editor support in VS Code: no markdown checked as YAML, fro
     expect(Object.keys(settings['yaml.schemas'])).toContain('./schemas/data/rates.schema.json');
   });
 
+  it('[R-OPS-11] `site schemas -c <folder>` writes schemas/ and .vscode/settings.json beside that folder, never over this project\'s own', async () => {
+    const contentDir = copyContent();
+    const site = path.dirname(contentDir);
+    const own = ['schemas/site.schema.json', '.vscode/settings.json'].map((f) => [f, readFileSync(path.join(ROOT, f), 'utf8')] as const);
+    const { code, stdout, stderr } = await runCli(['schemas', '-c', contentDir]);
+    expect(code, stderr).toBe(0);
+    for (const [f, text] of own) expect(readFileSync(path.join(ROOT, f), 'utf8'), f).toBe(text);
+    expect(stdout).toContain(path.join(path.relative(ROOT, site), '.vscode/settings.json'));
+    const settings = JSON.parse(readFileSync(path.join(site, '.vscode/settings.json'), 'utf8'));
+    expect(settings['yaml.schemas']['./schemas/data/rates.schema.json']).toEqual(['content/data/rates.yaml']);
+    // Each file's schema line names the schema beside its own content folder.
+    const line = /^# yaml-language-server: \$schema=(.+)$/m.exec(readFileSync(path.join(contentDir, 'data/rates.yaml'), 'utf8'))![1]!;
+    expect(path.resolve(contentDir, 'data', line)).toBe(path.join(site, 'schemas/data/rates.schema.json'));
+    expect(existsSync(path.join(site, 'schemas/data/rates.schema.json'))).toBe(true);
+  });
+
   it('[R-OPS-11] .vscode/extensions.json recommends the YAML extension (redhat.vscode-yaml), and nothing else', () => {
     const file = path.join(ROOT, '.vscode/extensions.json');
     expect(existsSync(file), '.vscode/extensions.json').toBe(true);
