@@ -32,10 +32,12 @@ function lastAuthor(contentDir: string): string | undefined {
 /** Write blog/<slug>/<lang>.md for each language; returns the files written. */
 export function newPost(contentDir: string, slug: string, opts: NewPostOptions): string[] {
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new UsageError(`"${slug}" is not a post slug: lowercase letters, digits and single hyphens, such as barcelona-evenings`);
-  const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; defaultLanguage: string; brand?: string };
+  const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; draftLanguages?: string[]; defaultLanguage: string; brand?: string };
   const blog = readDoc(contentDir, 'data/blog.yaml').toJSON() as { categories: string[] };
   const langs = opts.langs?.length ? opts.langs : [site.defaultLanguage];
-  for (const l of langs) if (!site.languages.includes(l)) throw new UsageError(`--langs: "${l}" is not one of the site's languages (${site.languages.join(', ')})`);
+  // A draft language's posts are written as its translators work (published with the language).
+  const writable = [...site.languages, ...(site.draftLanguages ?? []).filter((l) => !site.languages.includes(l))];
+  for (const l of langs) if (!writable.includes(l)) throw new UsageError(`--langs: "${l}" is not one of the site's languages (${site.languages.join(', ')}${site.draftLanguages?.length ? `; drafts: ${site.draftLanguages.join(', ')}` : ''})`);
   const category = opts.category ?? blog.categories[0]!;
   if (!blog.categories.includes(category)) throw new UsageError(`--category: "${category}" is not in data/blog.yaml categories (${blog.categories.join(', ')})`);
   const files = langs.map((l) => `blog/${slug}/${l}.md`);

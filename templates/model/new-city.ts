@@ -71,7 +71,10 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   writeContent(contentDir, 'data/cities.yaml', cities);
 
   const defaultLanguage = String(site.get('defaultLanguage'));
-  const languages = (site.get('languages', true) as { toJSON(): string[] } | undefined)?.toJSON() ?? [defaultLanguage];
+  const listed = (key: string) => (site.get(key, true) as { toJSON(): string[] } | undefined)?.toJSON() ?? [];
+  const published = listed('languages');
+  // Draft languages too: each is published once its table is complete, so it needs the city's texts.
+  const languages = [...(published.length ? published : [defaultLanguage]), ...listed('draftLanguages').filter((l) => !published.includes(l))];
   for (const lang of languages) {
     const rel = `i18n/${lang}.yaml`;
     const table = readDoc(contentDir, rel);

@@ -86,6 +86,8 @@ describe('scaffolding: site new post|language|city', () => {
     for (const args of [
       ['new', 'post', 'barcelona-evenings', '--langs', 'en,es', '--content', content],
       ['new', 'language', 'de', '--content', content],
+      // A draft language's posts are written as its translators work.
+      ['new', 'post', 'translators-notes', '--langs', 'de', '--content', content],
       ['new', 'city', 'barcelona', '--timezone', 'Europe/Madrid', '--content', content],
     ])
       scaffold.push(await runCli(args));
@@ -105,6 +107,7 @@ describe('scaffolding: site new post|language|city', () => {
       expect(existsSync(path.join(out, lang === 'en' ? 'blog/barcelona-evenings.html' : `${lang}/blog/barcelona-evenings.html`)), lang).toBe(true);
     }
     expect(existsSync(path.join(out, 'ru/blog/barcelona-evenings.html'))).toBe(false);
+    expect(readdirSync(path.join(content, 'blog/translators-notes'))).toEqual(['de.md']);
   });
 
   it('[R-OPS-6] new language writes every key of the default language, marked untranslated; the build counts them and shows the text', () => {
@@ -137,6 +140,14 @@ describe('scaffolding: site new post|language|city', () => {
       expect(name, lang).toBe(lang === 'en' ? 'Barcelona' : '[untranslated] Barcelona');
       // The build lists the first keys of each language (de has hundreds before these).
       if (lang !== 'en' && lang !== 'de') expect(build.stdout).toMatch(new RegExp(`untranslated key\\(s\\) in ${lang}[^\\n]*city\\.barcelona\\.name`));
+    }
+    // Draft languages get the city's texts too: each is published once its table is complete.
+    const drafts: string[] = parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).draftLanguages;
+    expect(drafts).toContain('de');
+    for (const lang of drafts) {
+      const table = flatten(parse(readFileSync(path.join(content, `i18n/${lang}.yaml`), 'utf8')));
+      expect(table['city.barcelona.name'], lang).toBe('[untranslated] Barcelona');
+      expect(Object.keys(table).some((k) => k.startsWith('page.barcelona.')), lang).toBe(true);
     }
   });
 
