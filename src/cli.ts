@@ -228,9 +228,11 @@ async function runServe(opts: { out: string; port: string; host: string }): Prom
     console.error(`site serve: ${root} has no index.html; run \`site build\` first`);
     return 1;
   }
-  const { startDevServer } = await import('./server/dev.ts');
+  const { servedBasePath, startDevServer } = await import('./server/dev.ts');
   const server = await startDevServer({ root, port, host: opts.host });
-  console.log(`Serving ${path.relative(process.cwd(), root) || '.'}/ at ${server.url} (Ctrl-C to stop)`);
+  // A site built under a base path is served under it (its pages are not at the root).
+  const base = await servedBasePath(root).catch(() => '');
+  console.log(`Serving ${path.relative(process.cwd(), root) || '.'}/ at ${server.url}${base ? `${base}/` : ''} (Ctrl-C to stop)`);
   await untilStopped();
   await server.close();
   return 0;

@@ -87,6 +87,12 @@ function errorPage(message: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Build failed</title></head><body><h1>Build failed: no pages yet</h1><pre>${escapeHtml(message)}</pre><script src="${RELOAD_PATH}" defer></script></body></html>`;
 }
 
+/** Where the build served from `root` has its pages: its base path (`/site`), '' at the root. */
+export async function servedBasePath(root: string): Promise<string> {
+  const served = await realRoot(path.resolve(root));
+  return (await readRules(served, hostFolderOf(path.resolve(root), served))).basePath;
+}
+
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const root = path.resolve(opts.root);
   const clients = new Set<ServerResponse>();
