@@ -9,7 +9,7 @@ import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
 import { inputStamps, OutputStamps, readRecord, unchangedResult } from './output/carry.ts';
-import { buildsDir, inspectOutput, liveBuild, OutputRefused, removeLeftovers, restoreInterrupted, WEB } from './output/publish.ts';
+import { buildsDir, inspectOutput, liveBuild, OutputRefused, removeLeftovers, restoreInterrupted, strayEntries, WEB } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
@@ -81,6 +81,13 @@ async function runBuild(opts: CliOptions): Promise<number> {
   const last = await readRecord(config);
   restoreInterrupted(config.outDir);
   inspectOutput(config.outDir, last?.files);
+  // Files put into the live build by hand would go with it when the next build replaces it.
+  const stray = last?.build !== undefined && last.build === liveBuild(config.outDir) ? strayEntries(config.outDir, last.files) : [];
+  if (stray.length) {
+    throw new OutputRefused(
+      `${config.outDir} holds ${stray.length} file(s) or folder(s) that no build wrote (${stray.slice(0, 3).join(', ')}${stray.length > 3 ? ', …' : ''}). A build replaces the whole folder, so they would be lost: nothing was changed. Move them out of it, then build again.`,
+    );
+  }
   removeLeftovers(config.outDir);
   // Nothing changed since the last build: said before the build's own modules are even loaded.
   const stamping = performance.now();

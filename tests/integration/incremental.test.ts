@@ -1,5 +1,5 @@
 /** A second build with nothing changed renders nothing and rewrites nothing. */
-import { statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyContent, edit, listFiles, runCli, tmpDir } from '../helpers/site.ts';
@@ -26,10 +26,14 @@ describe('incremental builds', () => {
     const third = await build();
     expect(third.stdout).toMatch(/^Built \d+ pages/);
 
-    // An output folder changed by hand is not trusted: full build, stray file gone.
+    // A file put into the output by hand is never deleted: the build is refused (exit 2) and
+    // names it (a new build would replace the folder holding it); moved away, the build goes on.
     writeFileSync(path.join(out, 'stray.txt'), 'x');
     const fourth = await build();
-    expect(fourth.stdout).toMatch(/^Built \d+ pages/);
-    expect(listFiles(out)).not.toContain('stray.txt');
+    expect(fourth.code).toBe(2);
+    expect(fourth.stderr).toMatch(/holds 1 file\(s\) or folder\(s\) that no build wrote \(stray\.txt\)/);
+    expect(listFiles(out)).toContain('stray.txt');
+    rmSync(path.join(out, 'stray.txt'));
+    expect((await build()).stdout).toMatch(/^Nothing changed/);
   });
 });

@@ -1,5 +1,5 @@
 /** The build replaces only an output folder that is missing, empty or its own (marker). */
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyContent, listFiles, read, runCli, tmpDir } from '../helpers/site.ts';
@@ -69,6 +69,29 @@ describe('[R-SAFE-1] output folder safety', () => {
     writeFileSync(path.join(content, 'i18n', 'en.yaml'), readFileSync(path.join(content, 'i18n', 'en.yaml'), 'utf8') + '\n');
     expect((await runCli(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
     expect(read(out, 'index.html')).toContain('<html');
+  });
+
+  it('refuses to replace its own output while the live build holds files no build wrote (a page, a dotfolder, a host-folder note): exit 2, named, kept', async () => {
+    expect(marked, 'the first build (the tests above) did not run').toBeDefined();
+    const { content, out } = marked!;
+    const host = `${out}.host`;
+    writeFileSync(path.join(out, 'google1234.html'), 'google-site-verification: google1234.html');
+    mkdirSync(path.join(out, '.well-known'), { recursive: true });
+    writeFileSync(path.join(out, '.well-known', 'security.txt'), 'Contact: mailto:x@example.com');
+    writeFileSync(path.join(host, 'notes.txt'), 'my deploy notes');
+    const pages = snapshot(out);
+    const r = await runCli(['build', '--content', content, '--out', out, '-q']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`holds 3 file(s) or folder(s) that no build wrote (${['.well-known/', 'google1234.html', `${path.basename(host)}/notes.txt`].sort().join(', ')})`);
+    expect(r.stderr).toMatch(/nothing was changed/);
+    expect(snapshot(out)).toEqual(pages);
+    expect(readFileSync(path.join(out, '.well-known', 'security.txt'), 'utf8')).toBe('Contact: mailto:x@example.com');
+    expect(readFileSync(path.join(host, 'notes.txt'), 'utf8')).toBe('my deploy notes');
+    // Moved away, the next build goes on.
+    rmSync(path.join(out, 'google1234.html'));
+    rmSync(path.join(out, '.well-known'), { recursive: true });
+    rmSync(path.join(host, 'notes.txt'));
+    expect((await runCli(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
   });
 
   // Two tests, one CLI build each (together one test took 10.2 s in CI beside four busy loops);
