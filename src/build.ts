@@ -27,7 +27,7 @@ import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
+import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
@@ -230,6 +230,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       missingTexts: plan.missingTexts,
       readsPosts: [...(plan.readsPosts ?? [])].sort(),
       outputs: outputStamps(config.outDir, writer.paths(), writer.carriedStamps),
+      hostOutputs: hostStamps(config.outDir),
       build: writer.buildId,
       files: writer.paths(),
       diagnostics: diags.items,

@@ -40,6 +40,8 @@ export interface BuildRecord {
   readsPosts?: string[];
   /** Each output file's size and modification time when published (`outputStamps`). */
   outputs?: Record<string, string>;
+  /** The same for the host files beside the output (`hostStamps`): one edited by hand is written again. */
+  hostOutputs?: Record<string, string>;
   /**
    * The id of the build this record describes (its folder in `.dist.builds`). The record is written
    * after publishing: a build killed in between leaves another build live than the one recorded,
@@ -254,7 +256,7 @@ function isRecord(r: unknown): r is BuildRecord {
   const table = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
   return (
     typeof r === 'object' && r !== null && str(o.key) && opt(o.build, str) && strings(o.files) && Array.isArray(o.diagnostics) && typeof o.stats === 'object' && o.stats !== null &&
-    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
+    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.hostOutputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
   );
 }
 
@@ -266,6 +268,18 @@ export function outputStamps(outDir: string, files: readonly string[], known?: R
   const out: Record<string, string> = {};
   for (const f of files) out[f] = known?.get(f) ?? outputStamp(path.join(outDir, f));
   return out;
+}
+
+/** Each host file beside the output (`<out>.host/`) by name, stamped as `outputStamp` does. */
+export function hostStamps(outDir: string): Record<string, string> {
+  const dir = hostFolder(outDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return {};
+  }
+  return outputStamps(dir, names);
 }
 
 /** A file's size and modification time (`size:mtimeNs`), '-' when it is gone. */
@@ -400,6 +414,8 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
   const restamped = last.key !== stamps.key || JSON.stringify(last.codeStamps ?? {}) !== JSON.stringify(stamps.codeStamps);
   if (restamped && !sameInputs(config, stamps, last)) return undefined;
   if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
+  // The host files as published (a record without their stamps cannot vouch for them).
+  if (!last.hostOutputs || !sameTable(last.hostOutputs, hostStamps(config.outDir))) return undefined;
   // (Not over the record of a build another process has published meanwhile: that one stands.)
   if (restamped && liveBuild(config.outDir) === last.build) await writeRecord(config, { ...last, key: stamps.key, content: stamps.content, idsKey: stamps.idsKey, codeStamps: stamps.codeStamps, compiled: stamps.compiled });
   const ms = performance.now() - started;
@@ -407,6 +423,11 @@ export async function unchangedResult(config: BuildConfig, stamps: InputStamps, 
     diagnostics: last.diagnostics,
     stats: { ...last.stats, files: last.files.length, bytes: 0, ms, stages: { key: ms }, images: { ...last.stats.images, cached: last.stats.images.sources, encoded: 0 }, carried: last.files.length, incremental: undefined },
   };
+}
+
+function sameTable(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 /** The same code, date and content files as the record, each stamp the same (sameStamp). */

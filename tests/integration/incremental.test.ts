@@ -1,5 +1,5 @@
 /** A second build with nothing changed renders nothing and rewrites nothing. */
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyContent, edit, listFiles, runCli, tmpDir } from '../helpers/site.ts';
@@ -34,6 +34,22 @@ describe('incremental builds', () => {
     expect(fourth.stderr).toMatch(/holds 1 file\(s\) or folder\(s\) that no build wrote \(stray\.txt\)/);
     expect(listFiles(out)).toContain('stray.txt');
     rmSync(path.join(out, 'stray.txt'));
+    expect((await build()).stdout).toMatch(/^Nothing changed/);
+  });
+
+  it('[R-INC-2] a host file edited by hand is written again by the next build, even with nothing else changed', async () => {
+    const content = copyContent();
+    const out = path.join(tmpDir(), 'dist');
+    const build = () => runCli(['build', '--content', content, '--out', out]);
+    expect((await build()).code).toBe(0);
+    const host = `${out}.host`;
+    const originals = new Map(readdirSync(host).map((f) => [f, readFileSync(path.join(host, f), 'utf8')]));
+    expect(originals.has('rules.json')).toBe(true);
+    for (const f of originals.keys()) appendFileSync(path.join(host, f), '\n# edited by hand\n');
+    const next = await build();
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).not.toMatch(/^Nothing changed/);
+    for (const [f, text] of originals) expect(readFileSync(path.join(host, f), 'utf8'), f).toBe(text);
     expect((await build()).stdout).toMatch(/^Nothing changed/);
   });
 });
