@@ -61,7 +61,8 @@ export function validate<S extends z.ZodType>(
     } else if (issue.code === 'invalid_type') {
       message = `expected ${issue.expected}, found ${describe(actual)}`;
     } else if (actual !== undefined && issue.code !== 'too_small' && issue.code !== 'too_big') {
-      message = `expected ${issue.message.replace(/^Invalid input: /, '')}, found ${describe(actual)}`;
+      // zod's own wording without its prefix ("Invalid discriminator value. Expected 'a' | 'b'": one of them).
+      message = `expected ${issue.message.replace(/^Invalid input: /, '').replace(/^Invalid discriminator value\. Expected /, 'one of ')}, found ${describe(actual)}`;
     }
     pos ??= file.locate(path);
     diags.error({

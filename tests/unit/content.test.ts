@@ -23,6 +23,17 @@ describe('YAML with positions', () => {
     expect(formatDiagnostic(d!)).toMatch(/^data\/x\.yaml:5:11: error \[schema\] items\[1\]\.size: expected number/);
   });
 
+  it('[R-BUILD-2] an unknown choice of a discriminated union (analytics.provider) reads as a list of the choices', () => {
+    const diags = new Diagnostics();
+    const file = parseYaml('site.yaml', 'analytics:\n  provider: ga5\n', diags)!;
+    const schema = z.strictObject({ analytics: z.discriminatedUnion('provider', [z.strictObject({ provider: z.literal('none') }), z.strictObject({ provider: z.literal('ga4') })]) });
+    expect(validate(file, schema, diags)).toBeUndefined();
+    const [d] = diags.errors;
+    expect(d).toMatchObject({ line: 2, field: 'analytics.provider' });
+    expect(d!.message).toMatch(/^expected one of .*none.*ga4.*, found the text "ga5"$/);
+    expect(d!.message).not.toMatch(/Invalid|Expected/);
+  });
+
   it('[R-BUILD-2] reports malformed YAML and duplicate keys with their line', () => {
     const diags = new Diagnostics();
     expect(parseYaml('a.yaml', 'a: 1\na: 2\n', diags)).toBeUndefined();
