@@ -3,13 +3,12 @@
  * served under /site/ by a plain static server (as GitHub Pages serves a project site: clean URLs,
  * the project's 404.html for unknown paths, nothing outside /site/), and clicked through in Chromium.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, copyContent, htmlFiles, read, ROOT, SHIPPED_CONTENT } from '../helpers/site.ts';
+import { buildSite, copyContent, htmlFiles, read, serveCli, SHIPPED_CONTENT } from '../helpers/site.ts';
 import { chromePath, NO_CHROME_MESSAGE, sharedBrowser } from '../helpers/browser.ts';
 import { serveStatic } from '../../src/server/static.ts';
 import { startDevServer } from '../../src/server/dev.ts';
@@ -93,25 +92,12 @@ describe('GitHub Pages project site (--base-url with a path)', () => {
   });
 
   it('[R-HOST-4] `site serve` gives the address where the pages are: under the base path', async () => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'serve', '--out', out, '--port', '0'], { cwd: ROOT });
+    const { url, stop } = await serveCli(['--out', out, '--port', '0']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (c: Buffer) => {
-          text += c.toString();
-          const m = / at (http:\/\/\S+)/.exec(text);
-          if (m) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${text}`)));
-      });
       expect(new URL(url).pathname).toBe(`${BASE}/`);
       expect((await fetch(url)).status).toBe(200);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stop();
     }
   });
 

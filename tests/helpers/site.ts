@@ -2,7 +2,7 @@
  * Fixture sites: copy content, change it, then build it in memory (renderSite, tests/helpers/render.ts)
  * or, for tests of the CLI itself, with the real CLI (buildSite); read the output with read/htmlFiles.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,35 @@ export interface CliResult {
   stderr: string;
 }
 
+
+/**
+ * `site serve <args>` in a process of its own: resolves with the address it prints once it listens,
+ * and `stop` (SIGTERM, waited for: no server outlives its test).
+ */
+export async function serveCli(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'serve', ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH } });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = / at (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    });
+    return { url, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
 /** Run `node bin/site.js ...args` with a fixed build date (a `build` is counted for `npm run bench:tests`). */
 export function runCli(args: string[], env: Record<string, string> = {}, kind: 'cli' | 'shared' = 'cli'): Promise<CliResult> {
   const started = performance.now();

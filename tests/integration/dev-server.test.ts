@@ -1,5 +1,4 @@
 /** The local servers: no symlink out of the served folder, no foreign Host, compression as hosts do. */
-import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer } from '../../src/server/dev.ts';
 import { startStaticServer } from '../../src/server/static.ts';
-import { EPOCH, ROOT, tmpDir } from '../helpers/site.ts';
+import { serveCli, tmpDir } from '../helpers/site.ts';
 import { DiskWriter } from '../../src/output/writer.ts';
 
 interface Reply {
@@ -109,30 +108,13 @@ describe('[R-SAFE-6][R-BUILD-8] local servers', () => {
   });
 
   it('`site serve --host <address>` binds that address and answers to it, still refusing other names', async () => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'serve', '--out', root, '--port', '0', '--host', '127.0.0.2'], {
-      cwd: ROOT,
-      env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH },
-    });
+    const { url, stop } = await serveCli(['--out', root, '--port', '0', '--host', '127.0.0.2']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /at (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-      });
       expect(new URL(url).hostname).toBe('127.0.0.2');
       expect((await get(url, '/')).status).toBe(200);
       expect((await get(url, '/', { Host: 'evil.example' })).status).toBe(421);
     } finally {
-      // Stopped and waited for: no server outlives its test.
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stop();
     }
   });
 });
