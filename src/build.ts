@@ -27,7 +27,7 @@ import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, type OutputStamps } from './output/carry.ts';
+import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
@@ -66,8 +66,8 @@ export interface BuildOptions {
   plan?: (site: Site, routes: RouteTable, model: SiteModel) => ((route: Route) => boolean) | undefined;
   /** Called as each route starts rendering on this thread, then with `undefined` when none is left (watch reports it to its watchdog). */
   onRoute?: (route: Route | undefined) => void;
-  /** The input stamps and last build record, when the caller read them (and found changes). */
-  inputs?: { stamps: InputStamps; last?: BuildRecord; ms: number; outputs?: OutputStamps };
+  /** The input stamps and last build record, when the caller read them (and found changes); `outputs`: the live build's files stamped when the build started (output/survey.ts). */
+  inputs?: { stamps: InputStamps; last?: BuildRecord; ms: number; outputs?: ReadonlyMap<string, string> };
 }
 
 export interface BuildResult {
@@ -190,7 +190,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   const assets = assetUrls(site, bundled, images, derived);
   if (plan) {
     plan.assets = assetsKey(templates.compiled.code, assets, images.table());
-    carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state, await opts.inputs?.outputs?.get());
+    carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state, opts.inputs?.outputs);
   }
   await Promise.all([...bundled.files, ...derived, ...images.files].map((f) => writer.write(f.file, f.content)));
   const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed, plan }, state);
@@ -269,7 +269,7 @@ interface RoutePlan {
   splice?: { routes: Route[]; placed: Map<string, number[]>; changed: Set<number> };
   /** Set after rendering: pages spliced, with where their pieces now sit. */
   spliced?: Map<string, number[]>;
-  /** The recorded build's web root, its files' stamps as published and as taken at this build's start (OutputStamps): set when carrying. */
+  /** The recorded build's web root, its files' stamps as published and as taken at this build's start (output/survey.ts): set when carrying. */
   from?: string;
   expected?: Readonly<Record<string, string>>;
   now?: ReadonlyMap<string, string>;

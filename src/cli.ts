@@ -8,8 +8,9 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
-import { inputStamps, OutputStamps, readRecord, unchangedResult } from './output/carry.ts';
-import { buildsDir, inspectOutput, liveBuild, OutputRefused, removeLeftovers, restoreInterrupted, strayEntries, WEB } from './output/publish.ts';
+import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
+import { surveyLive } from './output/survey.ts';
+import { inspectOutput, OutputRefused, recordedWebRoot, removeLeftovers, restoreInterrupted, strayEntries } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
@@ -81,8 +82,11 @@ async function runBuild(opts: CliOptions): Promise<number> {
   const last = await readRecord(config);
   restoreInterrupted(config.outDir);
   inspectOutput(config.outDir, last?.files);
-  // Files put into the live build by hand would go with it when the next build replaces it.
-  const stray = last?.build !== undefined && last.build === liveBuild(config.outDir) ? strayEntries(config.outDir, last.files) : [];
+  // The live build, if it is the one recorded: entries put into it by hand (they would go with it
+  // when the next build replaces it), and its files' stamps (pages edited by hand).
+  const webRoot = recordedWebRoot(config.outDir, last?.build);
+  const live = webRoot === undefined ? undefined : surveyLive(webRoot, last!.files);
+  const stray = live ? strayEntries(config.outDir, live) : [];
   if (stray.length) {
     throw new OutputRefused(
       `${config.outDir} holds ${stray.length} file(s) or folder(s) that no build wrote (${stray.slice(0, 3).join(', ')}${stray.length > 3 ? ', …' : ''}). A build replaces the whole folder, so they would be lost: nothing was changed. Move them out of it, then build again.`,
@@ -92,16 +96,12 @@ async function runBuild(opts: CliOptions): Promise<number> {
   // Nothing changed since the last build: said before the build's own modules are even loaded.
   const stamping = performance.now();
   const stamps = await inputStamps(config, last);
-  const same = await unchangedResult(config, stamps, last, started);
+  const same = await unchangedResult(config, stamps, last, started, live);
   const keyMs = performance.now() - stamping;
   if (same) {
     if (!opts.quiet) console.log(formatSummary(same, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   }
-  // The recorded build's files are stamped on a second thread while this one loads the build and
-  // the content: what the carry stage checks, ready by then (a large output only).
-  // Only when the recorded build is the live one: else nothing is carried (every page is rendered).
-  const outputs = last?.build !== undefined && last.outputs && liveBuild(config.outDir) === last.build ? OutputStamps.start(path.join(buildsDir(config.outDir), last.build, WEB), Object.keys(last.outputs)) : undefined;
   const { build } = await import('./build.ts');
   const writer = new DiskWriter(config.outDir, { known: last?.files });
   // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
@@ -118,7 +118,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs, outputs } });
+    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs, outputs: last?.outputs ? live?.stamps : undefined } });
     if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
     return 0;
   } catch (err) {

@@ -7,14 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../stats.ts';
 import { dropStale, listFiles } from '../files.ts';
 import { failPoint, liveBuild } from './publish.ts';
+import { outputStamp, surveyLive, type LiveSurvey } from './survey.ts';
 import { hostFolder } from './host-folder.ts';
 
 /** What the last good build of an output folder recorded. */
@@ -282,57 +281,6 @@ export function hostStamps(outDir: string): Record<string, string> {
   return outputStamps(dir, names);
 }
 
-/** A file's size and modification time (`size:mtimeNs`), '-' when it is gone. */
-export function outputStamp(file: string): string {
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return st ? `${st.size}:${st.mtimeNs}` : '-';
-}
-
-/**
- * The recorded build's files, stamped on a second thread while this one loads the content (~15 ms
- * of stat calls at 4,700 pages, in parallel instead of in the carry stage, which checks each file
- * against them: `carryOver`). Only for large outputs on more than one core: the thread's start
- * costs ~30-40 ms of the other core. (Not for the nothing-changed check: the thread was no sooner
- * ready than this one's own stat calls, measured.) Taken when the build starts, so a page edited by
- * hand during the build is carried as edited; its recorded stamp is then the one taken here, and the
- * next build renders it again.
- */
-export class OutputStamps {
-  private constructor(private readonly stamps: Promise<Map<string, string> | undefined>) {}
-
-  /** Start stamping `files` of the build folder `dir`; undefined when not worth a thread. */
-  static start(dir: string, files: readonly string[]): OutputStamps | undefined {
-    // From MIN_FILES files (tests set `SITE_MIN_PREFETCH_FILES` to take this path on a small site).
-    if (files.length < (Number(process.env.SITE_MIN_PREFETCH_FILES) || OutputStamps.MIN_FILES) || os.availableParallelism() < 2) return undefined;
-    return new OutputStamps(
-      new Promise((resolve) => {
-        try {
-          // A script of its own (the CLI's bundle would take longer to load than the stat calls),
-          // stamping as outputStamp does.
-          const worker = new Worker(
-            `const { parentPort, workerData: { dir, files } } = require('node:worker_threads');
-             const { statSync } = require('node:fs');
-             parentPort.postMessage(files.map((f) => { const st = statSync(dir + '/' + f, { bigint: true, throwIfNoEntry: false }); return st ? st.size + ':' + st.mtimeNs : '-'; }));`,
-            { eval: true, workerData: { dir, files } },
-          );
-          worker.unref(); // never keeps a finished build's process alive
-          worker.once('message', (stamps: string[]) => resolve(new Map(files.map((f, i) => [f, stamps[i]!]))));
-          worker.once('error', () => resolve(undefined));
-          worker.once('exit', () => resolve(undefined));
-        } catch {
-          resolve(undefined);
-        }
-      }),
-    );
-  }
-  static readonly MIN_FILES = 1000;
-
-  /** The stamps taken, by file; undefined if the thread failed (the caller stats the files itself). */
-  get(): Promise<Map<string, string> | undefined> {
-    return this.stamps;
-  }
-}
-
 /**
  * Record a published build (what lets the next one carry it over). Written after publishing, so it
  * never throws: a cache that cannot be written only costs the next build a full render, and the
@@ -354,12 +302,14 @@ export async function writeRecord(config: BuildConfig, record: BuildRecord): Pro
   return undefined;
 }
 
-/** True when the output folder still holds exactly the files the record lists, none changed since. */
-export async function outputIntact(config: BuildConfig, record: BuildRecord): Promise<boolean> {
-  const files = await listFiles(config.outDir);
-  if (files.length !== record.files.length || !files.every((f, i) => f === record.files[i])) return false;
+/**
+ * True when the output folder still holds exactly the files the record lists, none changed since.
+ * `live`: the live build as surveyed when the build started (cli.ts), else surveyed now.
+ */
+export function outputIntact(config: BuildConfig, record: BuildRecord, live = surveyLive(config.outDir, record.files)): boolean {
+  if (live.stray.length || !live.complete) return false;
   const stamps = record.outputs;
-  return !stamps || files.every((f) => stamps[f] === undefined || stamps[f] === outputStamp(path.join(config.outDir, f)));
+  return !stamps || record.files.every((f) => stamps[f] === undefined || stamps[f] === live.stamps.get(f));
 }
 
 /**
@@ -407,13 +357,13 @@ export function carryOver(outDir: string, staging: string, files: Iterable<strin
  * place is the one recorded, and its files and host files are all there. Then the build ends here:
  * nothing is rendered, written or published (the CLI checks this before loading the build itself).
  */
-export async function unchangedResult(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, started: number): Promise<{ diagnostics: Diagnostic[]; stats: BuildStats } | undefined> {
+export async function unchangedResult(config: BuildConfig, stamps: InputStamps, last: BuildRecord | undefined, started: number, live?: LiveSurvey): Promise<{ diagnostics: Diagnostic[]; stats: BuildStats } | undefined> {
   if (!last || last.build === undefined || last.build !== liveBuild(config.outDir)) return undefined;
   // Other keys, the same inputs: only stamps that dropped their hash (stamp; a code file's drop
   // keeps the key). Recorded anew, so the next build stamps without reading those files.
   const restamped = last.key !== stamps.key || JSON.stringify(last.codeStamps ?? {}) !== JSON.stringify(stamps.codeStamps);
   if (restamped && !sameInputs(config, stamps, last)) return undefined;
-  if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !(await outputIntact(config, last))) return undefined;
+  if (!existsSync(path.join(hostFolder(config.outDir), 'rules.json')) || !outputIntact(config, last, live)) return undefined;
   // The host files as published (a record without their stamps cannot vouch for them).
   if (!last.hostOutputs || !sameTable(last.hostOutputs, hostStamps(config.outDir))) return undefined;
   // (Not over the record of a build another process has published meanwhile: that one stands.)

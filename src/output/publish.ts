@@ -13,8 +13,9 @@
  * publishing, an unwritable build record).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fs, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync, type Dirent } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { HOST_FILES, hostFolder } from './host-folder.ts';
+import type { LiveSurvey } from './survey.ts';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -184,37 +185,25 @@ export function inspectOutput(outDir: string, knownFiles?: readonly string[]): O
 }
 
 /**
- * What the live build's folder holds that no build wrote: anything in its web root but the files
- * `recorded` (the record of that very build) and their folders, anything in its host folder but
- * the host files. A new build replaces the folder whole, so these would be lost: the build is
- * refused instead (OutputRefused), naming them. Dotfiles, links and empty folders count.
+ * What the live build's folder holds that no build wrote: `web`, what its web root holds beyond the
+ * files of its record and their folders (survey.ts), and anything in its host folder but the host
+ * files. A new build replaces the folder whole, so these would be lost: the build is refused
+ * instead (OutputRefused), naming them. Dotfiles, links and empty folders count.
  */
-export function strayEntries(outDir: string, recorded: readonly string[]): string[] {
+export function strayEntries(outDir: string, web: LiveSurvey): string[] {
   const live = liveFolder(path.resolve(outDir));
   if (!live) return [];
-  const files = new Set(recorded);
-  const folders = new Set<string>();
-  for (const f of recorded) for (let i = f.indexOf('/'); i >= 0; i = f.indexOf('/', i + 1)) folders.add(f.slice(0, i));
-  const stray: string[] = [];
-  const walk = (dir: string, rel: string): void => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const sub = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory() && folders.has(sub)) walk(path.join(dir, e.name), sub);
-      else if (!(e.isFile() && files.has(sub))) stray.push(e.isDirectory() ? `${sub}/` : sub);
-    }
-  };
-  walk(path.join(live, WEB), '');
+  const stray = [...web.stray];
   const host = path.join(live, HOST);
   for (const e of existsSync(host) ? readdirSync(host, { withFileTypes: true }) : []) {
     if (!(e.isFile() && (HOST_FILES as readonly string[]).includes(e.name))) stray.push(`${path.basename(hostFolder(outDir))}/${e.name}`);
   }
   return stray.sort();
+}
+
+/** The live build's web root (absolute) when the live build is the one `build` names (a record's); else undefined. */
+export function recordedWebRoot(outDir: string, build: string | undefined): string | undefined {
+  return build !== undefined && build === liveBuild(outDir) ? path.join(buildsDir(path.resolve(outDir)), build, WEB) : undefined;
 }
 
 /** The build folder the live link names (absolute), if it names one. */

@@ -156,7 +156,7 @@ export class DiskWriter implements Writer {
   /**
    * Take these files of the live output into this build as they are (hard links): routes whose
    * inputs did not change. Returns the ones the output no longer has (the caller renders them).
-   * `now`: the files' stamps taken at the build's start (OutputStamps), else each is stat-ed here.
+   * `now`: the files' stamps taken at the build's start (output/survey.ts), else each is stat-ed here.
    */
   carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>, now?: ReadonlyMap<string, string>): string[] {
     const missing = carryOver(outDir, this.staging, files, expected, this.carriedStamps, now);

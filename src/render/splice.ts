@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Route } from '../routes/table.ts';
 import type { Writer } from '../output/writer.ts';
-import { outputStamp } from '../output/carry.ts';
+import { outputStamp } from '../output/survey.ts';
 import { splice, type ReadsRecord } from '../output/pieces.ts';
 import { pieceBytes, type RenderEnv } from './page.ts';
 import { renderClaimed, routeCounter, type RenderTally } from './parallel.ts';
