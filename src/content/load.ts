@@ -15,7 +15,7 @@ import type { Fact } from './facts.ts';
 import { checkMessages } from './message-checks.ts';
 import { takeUntranslated } from './untranslated.ts';
 import { dropStale, writeFileAtomic } from '../files.ts';
-import { factsOf, noteBody, splitFrontMatter, unreadPost, type BodyFacts } from './post-body.ts';
+import { factsOf, noteBody, soundFacts, splitFrontMatter, unreadPost, type BodyFacts } from './post-body.ts';
 
 export interface LoadOptions {
   contentDir: string;
@@ -484,7 +484,7 @@ async function loadPosts(
       const kept = stamp === undefined || id === undefined ? undefined : cache?.get(rel);
       // (Of the shape this version writes: a damaged cache entry only costs a read.)
       const facts = kept?.post;
-      const unread = facts !== undefined && facts.stamp === stamp && facts.id === id && typeof facts.digest === 'string' && typeof facts.links === 'boolean' && typeof kept!.value === 'object' && kept!.value !== null;
+      const unread = facts !== undefined && facts.stamp === stamp && facts.id === id && soundFacts(facts) && typeof kept!.value === 'object' && kept!.value !== null;
       let source: string | undefined;
       let matter: NonNullable<ReturnType<typeof parseMatter>>;
       let body: string | undefined;
@@ -503,7 +503,7 @@ async function loadPosts(
         if (!parsed) continue;
         matter = parsed;
         body = parts.body;
-        known = factsOf(body);
+        known = factsOf(body, true);
         if (stamp !== undefined && id !== undefined && cache instanceof KeptCache) cache.restamp(rel, { stamp, id, ...known });
       }
       if (!categories.includes(matter.category)) {

@@ -1,11 +1,13 @@
 /**
  * What the build needs of a post's body besides rendering it, known without reading the body for a
  * post whose file is unchanged since the build that kept it (content/load.ts, `postCache`): its
- * digest (the post page's input key, routes/inputs.ts) and whether it may hold a link or an image
- * (render/post-refs.ts lexes those). Such a post's body is read on first use: a build that renders
- * one post of 4,000 reads one file.
+ * digest (the post page's input key, routes/inputs.ts), whether it may hold a link or an image, and
+ * those links and images (render/post-refs.ts checks them on every build). Such a post's body is
+ * read on first use: a build that renders one post of 4,000 reads one file, and lexes none of the
+ * others (lexing the shipped site's posts for their links was ~50 ms of every build).
  */
 import { hash } from 'node:crypto';
+import { Marked, type Token } from 'marked';
 import { Diagnostics } from '../diagnostics.ts';
 import type { Post } from './model.ts';
 import { readContentTextSync } from './read.ts';
@@ -24,15 +26,59 @@ export function splitFrontMatter(source: string): { matter: string; body: string
   return m ? { matter: m[1]!, body: source.slice(m[0].length) } : undefined;
 }
 
+/** An image or link of a post's markdown body, as written. */
+export interface BodyRef {
+  image: boolean;
+  href: string;
+  raw: string;
+  text: string;
+}
+
 export interface BodyFacts {
   digest: string;
   links: boolean;
+  /** Its images and links, in order (kept with the post: content/load.ts); absent when `links` is false, or not worked out yet. */
+  refs?: readonly BodyRef[];
 }
 
 const bodyFacts = new WeakMap<Post, BodyFacts>();
 
-/** The facts of a body at hand. */
-export const factsOf = (body: string): BodyFacts => ({ digest: hash('sha256', body, 'base64url'), links: body.includes('](') || body.includes(']:') });
+const digestOf = (body: string) => hash('sha256', body, 'base64url');
+const mayLink = (body: string) => body.includes('](') || body.includes(']:');
+
+/** The facts of a body at hand; `refs`: its links and images too (loading keeps them with the post). */
+export const factsOf = (body: string, refs = false): BodyFacts => {
+  const links = mayLink(body);
+  return { digest: digestOf(body), links, ...(refs && links && { refs: refsOf(body) }) };
+};
+
+/** Facts kept from an earlier build (a post cache entry) of the shape this version writes: refs present where there are links. */
+export function soundFacts(f: Partial<BodyFacts>): boolean {
+  const ref = (r: Partial<BodyRef> | null) => typeof r === 'object' && r !== null && typeof r.image === 'boolean' && typeof r.href === 'string' && typeof r.raw === 'string' && typeof r.text === 'string';
+  return typeof f.digest === 'string' && typeof f.links === 'boolean' && (f.links ? Array.isArray(f.refs) && f.refs.every(ref) : f.refs === undefined);
+}
+
+const lexer = new Marked({ gfm: true, async: false });
+
+/**
+ * The images and links of a markdown body, in order: lexed once per distinct body (a watch
+ * session checks every post on every rebuild; lexing them all cost ~14 ms of each).
+ */
+const refsCache = new Map<string, readonly BodyRef[]>();
+function refsOf(body: string): readonly BodyRef[] {
+  let refs = refsCache.get(body);
+  if (!refs) {
+    const found: BodyRef[] = [];
+    lexer.walkTokens(lexer.lexer(body) as Token[], (token) => {
+      if (token.type === 'image' || token.type === 'link') found.push({ image: token.type === 'image', href: token.href, raw: token.raw, text: token.text });
+    });
+    refs = found;
+    // Bounded: a long session or a huge blog keeps the last few thousand bodies.
+    if (refsCache.size >= 8192) refsCache.delete(refsCache.keys().next().value!);
+    refsCache.set(body, refs);
+  }
+  return refs;
+}
 
 /** Record what loading knows of `post`'s body. */
 export function noteBody(post: Post, facts: BodyFacts): void {
@@ -49,8 +95,13 @@ function facts(post: Post): BodyFacts {
 /** A digest of a post's markdown body, the same whether the body was read in this build or not. */
 export const bodyDigest = (post: Post): string => facts(post).digest;
 
-/** False when the post's body has no link or image (`[text](url)` or a reference definition). */
-export const bodyMayLink = (post: Post): boolean => facts(post).links;
+/** The images and links of a post's body, in order: kept from an earlier build, else lexed (reading an unread body). */
+export function bodyRefs(post: Post): readonly BodyRef[] {
+  const f = facts(post);
+  // No link or image (`[text](url)` or a reference definition): no lexing, no read of the body.
+  if (!f.links) return [];
+  return f.refs ?? refsOf(post.body);
+}
 
 /** Where each unread post's body is (its file, shown as its content-relative path), and the body once read. */
 const unread = new WeakMap<object, { abs: string; rel: string; body?: string }>();
@@ -72,7 +123,7 @@ export class ContentChanged extends Error {
 /** `body` as read now, checked against the digest the build planned with (undefined: not known). */
 export function checkedBody(rel: string, body: string | undefined, digest: string | undefined, why = 'its front matter is not closed'): string {
   if (body === undefined) throw new ContentChanged(rel, why);
-  if (digest !== undefined && factsOf(body).digest !== digest) throw new ContentChanged(rel, 'its text is not the one loaded');
+  if (digest !== undefined && digestOf(body) !== digest) throw new ContentChanged(rel, 'its text is not the one loaded');
   return body;
 }
 

@@ -7,10 +7,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Marked, type Token } from 'marked';
 import type { Diagnostics } from '../diagnostics.ts';
 import type { Post, Site } from '../content/model.ts';
-import { bodyMayLink } from '../content/post-body.ts';
+import { bodyRefs } from '../content/post-body.ts';
 import type { RouteTable } from '../routes/table.ts';
 import { localize } from '../routes/paths.ts';
 import { LINK_MARK, REL_MARK, IMAGE_MARK, isExternalHref } from '../content/markdown.ts';
@@ -70,8 +69,6 @@ function lineIn(contentDir: string, post: Post, needle: string): number | undefi
   }
 }
 
-const lexer = new Marked({ gfm: true, async: false });
-
 /** An image a post shows: the file under content/images and its alt text. */
 export interface PostImageUse {
   post: Post;
@@ -89,11 +86,9 @@ export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string
   const targets = new Map<string, string>();
   linkTargets.set(routes, targets);
   for (const post of site.posts) {
-    // Most posts have neither: skip the second parse for them (and the read of a body not read yet).
-    if (!bodyMayLink(post)) continue;
     const report = (raw: string, message: string) =>
       diags.error({ code: 'post-link', file: post.file, line: lineIn(contentDir, post, raw), field: raw.length > 80 ? `${raw.slice(0, 77)}…` : raw, message });
-    for (const ref of refsOf(post.body)) {
+    for (const ref of bodyRefs(post)) {
       if (ref.image) {
         const r = resolvePostImage(post, ref.href);
         if ('error' in r) report(ref.raw, r.error);
@@ -120,33 +115,6 @@ export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string
 const linkTargets = new WeakMap<RouteTable, Map<string, string>>();
 export function postLinkTargets(routes: RouteTable, post: Post): string {
   return linkTargets.get(routes)?.get(post.file) ?? '';
-}
-
-interface Ref {
-  image: boolean;
-  href: string;
-  raw: string;
-  text: string;
-}
-
-/**
- * The images and links of a markdown body, in order: lexed once per distinct body (a watch
- * session checks every post on every rebuild; lexing them all cost ~14 ms of each).
- */
-const refsCache = new Map<string, readonly Ref[]>();
-function refsOf(body: string): readonly Ref[] {
-  let refs = refsCache.get(body);
-  if (!refs) {
-    const found: Ref[] = [];
-    lexer.walkTokens(lexer.lexer(body) as Token[], (token) => {
-      if (token.type === 'image' || token.type === 'link') found.push({ image: token.type === 'image', href: token.href, raw: token.raw, text: token.text });
-    });
-    refs = found;
-    // Bounded: a long session or a huge blog keeps the last few thousand bodies.
-    if (refsCache.size >= 8192) refsCache.delete(refsCache.keys().next().value!);
-    refsCache.set(body, refs);
-  }
-  return refs;
 }
 
 /** How the markdown renderer treats a link target. */

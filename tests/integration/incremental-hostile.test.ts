@@ -367,7 +367,13 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
-  it('posts-*.v8 entries whose body facts lost a field: those posts are read, so a link they hold is still checked', async () => {
+  it.each([
+    { damage: 'lost `links`', spoil: (post: Record<string, unknown>) => delete post.links },
+    // The links and images kept with a post (content/post-body.ts), which checkPostRefs checks without reading the post.
+    { damage: 'lost `refs`', spoil: (post: Record<string, unknown>) => delete post.refs },
+    { damage: '`refs` of the wrong shape', spoil: (post: Record<string, unknown>) => post.links && (post.refs = [{ image: false, href: 5 }]) },
+    { damage: '`refs` where `links` is false', spoil: (post: Record<string, unknown>) => (post.links = false) },
+  ])('posts-*.v8 entries whose body facts $damage: those posts are read, so a link they hold is still checked', async ({ spoil }) => {
     const { content, out } = fresh();
     const target = 'blog/monaco-grand-prix';
     appendFileSync(path.join(content, POST), '\nSee also [the Grand Prix](/blog/monaco-grand-prix).\n');
@@ -375,8 +381,10 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     // Every post unchanged since is taken from the cache unread, by its facts; here they lack `links`.
     const file = postsFile(content);
     const entries = deserialize(readFileSync(file)) as [string, { post?: Record<string, unknown> }][];
-    expect(entries.find(([rel]) => rel === POST)?.[1].post).toMatchObject({ links: true });
-    for (const [, e] of entries) delete e.post?.links;
+    const kept = entries.find(([rel]) => rel === POST)?.[1].post;
+    expect(kept).toMatchObject({ links: true });
+    expect(kept?.refs).toContainEqual(expect.objectContaining({ image: false, href: '/blog/monaco-grand-prix' }));
+    for (const [, e] of entries) if (e.post) spoil(e.post);
     writeFileSync(file, serialize(entries));
     // The linked post goes: the post linking it must fail the build, as it fails a cold one.
     rmSync(path.join(content, target), { recursive: true });
