@@ -322,9 +322,10 @@ function checkLocale(file: YamlFile, locale: string | undefined, diags: Diagnost
     diags.error({ code: 'locale', ...where(), message: 'missing: each text table names its locale (lang.locale), such as en-GB or es-ES' });
     return;
   }
+  // The tag's syntax only: a formatter made here for each language (~4 ms each, ICU's locale data)
+  // rejects no tag this accepts, and a one-page rebuild formats in one language.
   try {
     Intl.getCanonicalLocales(locale);
-    new Intl.NumberFormat(locale);
   } catch (err) {
     diags.error({ code: 'locale', ...where(), message: `"${locale}" is not a locale tag (${(err as Error).message}): write one such as en-GB or es-ES` });
   }
