@@ -25,7 +25,7 @@ export { jsonForScript } from './render/json-script.ts';
 export { contentSecurityPolicy, inlineHashesOf } from './output/hosting.ts';
 
 /** For a model's `site new <kind>` scaffolds: edit content YAML keeping comments, mark drafts untranslated. */
-export { readDoc, writeContent } from './commands/content-files.ts';
+export { readDoc, readEdit, writeContent } from './commands/content-files.ts';
 export { markAll } from './commands/new-language.ts';
 export { markUntranslated, UNTRANSLATED } from './content/untranslated.ts';
 export { UsageError } from './commands/usage.ts';

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument, type Document } from 'yaml';
+import { YAML_OUT, YamlEdit } from './yaml-edit.ts';
 
 /** A content file that is missing or unreadable YAML: the command stops (exit 1) naming it. */
 export class ContentFileError extends Error {
@@ -17,11 +18,17 @@ export function readDoc(contentDir: string, rel: string): Document {
   return doc;
 }
 
-/** Write a document (or text) to `rel` under `contentDir`, creating folders. */
-export function writeContent(contentDir: string, rel: string, content: Document | string): void {
+/** `rel` under `contentDir`, to be edited in place (yaml-edit.ts: what is not changed stays byte for byte). */
+export function readEdit(contentDir: string, rel: string): YamlEdit {
+  readDoc(contentDir, rel); // missing or broken: the same error
+  return new YamlEdit(readText(contentDir, rel));
+}
+
+/** Write a document, an edited file or a text to `rel` under `contentDir`, creating folders. */
+export function writeContent(contentDir: string, rel: string, content: Document | YamlEdit | string): void {
   const file = path.join(contentDir, rel);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, typeof content === 'string' ? content : content.toString({ lineWidth: 0, flowCollectionPadding: false }));
+  writeFileSync(file, typeof content === 'string' ? content : content instanceof YamlEdit ? content.toString() : content.toString(YAML_OUT));
 }
 
 /** Fail with exit 1 when `rel` exists already: scaffolding never overwrites the operator's work. */

@@ -1,7 +1,7 @@
 /** `site new language <code>`: a text table with every key of the default language, marked untranslated. */
 import { isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import { markUntranslated } from '../content/untranslated.ts';
-import { ensureAbsent, readDoc, readText, writeContent } from './content-files.ts';
+import { ensureAbsent, readEdit, readText, writeContent } from './content-files.ts';
 import { UsageError } from './usage.ts';
 
 /** Languages written right to left (the table's lang.dir). */
@@ -26,26 +26,37 @@ export interface NewLanguageResult {
   untranslated: number;
 }
 
-/** Write i18n/<code>.yaml from the default language's table and add the code to site.yaml draftLanguages. */
+/**
+ * Write i18n/<code>.yaml from the default language's table and add the code to site.yaml
+ * draftLanguages. Both are edits of the files' text (yaml-edit.ts): the new table keeps the default
+ * table's escapes (`\u00a0`), quoting and comments, and site.yaml only gains the code.
+ */
 export function newLanguage(contentDir: string, code: string): NewLanguageResult {
   if (!/^[a-z]{2,3}(?:-[A-Z]{2})?$/.test(code)) throw new UsageError(`"${code}" is not a language code such as fr, de or pt-BR`);
-  const site = readDoc(contentDir, 'site.yaml');
-  const languages = site.get('languages');
-  const defaultLanguage = String(site.get('defaultLanguage'));
+  const site = readEdit(contentDir, 'site.yaml');
+  const languages = site.doc.get('languages');
+  const defaultLanguage = String(site.doc.get('defaultLanguage'));
   const rel = `i18n/${code}.yaml`;
   ensureAbsent(contentDir, rel);
-  const table = readDoc(contentDir, `i18n/${defaultLanguage}.yaml`);
-  const untranslated = markAll(table);
+  const table = readEdit(contentDir, `i18n/${defaultLanguage}.yaml`);
+  let untranslated = table.markStrings(markUntranslated);
   // The language's own name, locale and direction are known: they are not left to translate.
-  const lang = table.get('lang');
+  const lang = table.doc.get('lang');
   if (isMap(lang)) {
     const name = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
-    if (lang.has('name')) lang.set('name', name.charAt(0).toLocaleUpperCase(code) + name.slice(1));
-    if (lang.has('locale')) lang.set('locale', new Intl.Locale(code).maximize().toString().replace(/-[A-Z][a-z]{3}(?=-|$)/, ''));
-    if (lang.has('dir')) lang.set('dir', RTL.has(code.split('-')[0]!) ? 'rtl' : 'ltr');
+    const known: Record<string, string> = {
+      name: name.charAt(0).toLocaleUpperCase(code) + name.slice(1),
+      locale: new Intl.Locale(code).maximize().toString().replace(/-[A-Z][a-z]{3}(?=-|$)/, ''),
+      dir: RTL.has(code.split('-')[0]!) ? 'rtl' : 'ltr',
+    };
+    for (const [key, value] of Object.entries(known)) {
+      if (!lang.has(key)) continue;
+      table.replaceString(['lang', key], value);
+      untranslated--;
+    }
   }
   // The default table's own header comment would describe the wrong language: replace it.
-  const body = table.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/^(?:#.*\n|[ \t]*\n)*/, '');
+  const body = table.toString().replace(/^(?:#.*\n|[ \t]*\n)*/, '');
   const modeline = /^# yaml-language-server:.*\n/.exec(readText(contentDir, `i18n/${defaultLanguage}.yaml`))?.[0] ?? '';
   const header = [
     `# Text table for ${code}, written by \`site new language ${code}\` from ${defaultLanguage}.yaml. Every text`,
@@ -56,13 +67,14 @@ export function newLanguage(contentDir: string, code: string): NewLanguageResult
   const files = [rel];
   // A draft until translated (site.yaml draftLanguages): site watch shows it, a published build
   // leaves it out until the operator moves it to languages.
-  const drafts = site.get('draftLanguages');
+  const drafts = site.doc.get('draftLanguages');
   const listed = (list: unknown) => isSeq(list) && list.items.some((i) => isScalar(i) && i.value === code);
   if (!listed(languages) && !listed(drafts)) {
-    if (isSeq(drafts)) drafts.add(site.createNode(code));
-    else site.set('draftLanguages', site.createNode([code], { flow: true }));
+    if (isSeq(drafts)) site.append(['draftLanguages'], code);
+    else if (!site.doc.has('draftLanguages')) site.put([], 'draftLanguages', site.doc.createNode([code], { flow: true }));
+    else site.set(['draftLanguages'], [code]); // an empty key: the file is written whole
     writeContent(contentDir, 'site.yaml', site);
     files.push('site.yaml');
   }
-  return { files, untranslated: untranslated - (isMap(lang) ? ['name', 'locale', 'dir'].filter((k) => lang.has(k)).length : 0) };
+  return { files, untranslated };
 }

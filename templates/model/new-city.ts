@@ -4,7 +4,7 @@
  * and marked untranslated.
  */
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { fields, markAll, markUntranslated, readDoc, UsageError, writeContent } from '@site/api';
+import { fields, markAll, markUntranslated, readEdit, UsageError, writeContent } from '@site/api';
 
 export interface NewCityOptions {
   timezone: string;
@@ -53,10 +53,12 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   if (status !== 'active' && status !== 'upcoming') throw new UsageError(`--status must be active or upcoming, got "${String(status)}"`);
   const name = opts.name ?? id.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 
-  const cities = readDoc(contentDir, 'data/cities.yaml');
-  const pages = readDoc(contentDir, 'pages.yaml');
-  const site = readDoc(contentDir, 'site.yaml');
-  const list = cities.contents;
+  // Every file is edited in place (what is not added stays byte for byte), and written once all
+  // the edits are known to apply: a refused city changes no file.
+  const cities = readEdit(contentDir, 'data/cities.yaml');
+  const pages = readEdit(contentDir, 'pages.yaml').doc;
+  const site = readEdit(contentDir, 'site.yaml').doc;
+  const list = cities.doc.contents;
   const pageList = pages.contents;
   if (!isSeq(list) || !isSeq(pageList)) throw new UsageError('data/cities.yaml and pages.yaml must be lists');
   const rows = list.toJSON() as { id: string; path: string }[];
@@ -65,10 +67,9 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   if (pageRows.some((p) => p.id === id)) throw new UsageError(`pages.yaml already has a page "${id}"`);
   if ([...pageRows, ...rows].some((p) => p.path === routePath)) throw new UsageError(`a page is already at ${routePath} (choose another with --path)`);
   const model = rows[0];
-  const changed = ['data/cities.yaml'];
   // A draft until its texts are written: site watch shows it, a published build leaves it out.
-  list.add(cities.createNode({ id, path: routePath, timezone: opts.timezone, status, draft: true }, { flow: false }));
-  writeContent(contentDir, 'data/cities.yaml', cities);
+  cities.append([], { id, path: routePath, timezone: opts.timezone, status, draft: true });
+  const edits: [string, ReturnType<typeof readEdit>][] = [['data/cities.yaml', cities]];
 
   const defaultLanguage = String(site.get('defaultLanguage'));
   const listed = (key: string) => (site.get(key, true) as { toJSON(): string[] } | undefined)?.toJSON() ?? [];
@@ -77,15 +78,16 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   const languages = [...(published.length ? published : [defaultLanguage]), ...listed('draftLanguages').filter((l) => !published.includes(l))];
   for (const lang of languages) {
     const rel = `i18n/${lang}.yaml`;
-    const table = readDoc(contentDir, rel);
+    const table = readEdit(contentDir, rel);
     for (const group of ['city', 'page'] as const) {
-      const m = model ? table.getIn([group, model.id]) : undefined;
-      const draft = neutralDraft(isMap(m) ? m : undefined, table, name, group);
+      if (table.doc.hasIn([group, id])) throw new UsageError(`${rel} already has texts for "${id}" (${group}.${id}): remove them, or choose another id`);
+      const m = model ? table.doc.getIn([group, model.id]) : undefined;
+      const draft = neutralDraft(isMap(m) ? m : undefined, table.doc, name, group);
       if (group === 'city') draft.set('name', lang === defaultLanguage ? name : markUntranslated(name));
-      table.setIn([group, id], draft);
+      table.put([group], id, draft);
     }
-    writeContent(contentDir, rel, table);
-    changed.push(rel);
+    edits.push([rel, table]);
   }
-  return changed;
+  for (const [rel, edit] of edits) writeContent(contentDir, rel, edit);
+  return edits.map(([rel]) => rel);
 }

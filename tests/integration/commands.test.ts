@@ -79,10 +79,13 @@ describe('scaffolding: site new post|language|city', () => {
   let build: CliResult;
   let enKeys: string[];
   const scaffold: CliResult[] = [];
+  /** The operator's YAML files as they were before the commands ran, by path. */
+  const before = new Map<string, string>();
 
   beforeAll(async () => {
     content = copyContent();
     enKeys = Object.keys(flatten(parse(readFileSync(path.join(content, 'i18n/en.yaml'), 'utf8'))));
+    for (const f of ['site.yaml', 'data/cities.yaml', ...readdirSync(path.join(content, 'i18n')).map((n) => `i18n/${n}`)]) before.set(f, readFileSync(path.join(content, f), 'utf8'));
     for (const args of [
       ['new', 'post', 'barcelona-evenings', '--langs', 'en,es', '--content', content],
       ['new', 'language', 'de', '--content', content],
@@ -151,6 +154,28 @@ describe('scaffolding: site new post|language|city', () => {
     }
   });
 
+  it('[R-OPS-6] the operator\'s files only gain what the commands add: every line kept as written (escapes, quotes, flow lists, comments)', () => {
+    const NBSP = '\u00a0';
+    for (const [file, text] of before) {
+      const now = readFileSync(path.join(content, file), 'utf8');
+      // Each line as it was, in order (site.yaml's draft list gains the new language on its own line).
+      const lines = now.split('\n');
+      let at = 0;
+      for (const line of text.split('\n')) {
+        if (file === 'site.yaml' && /^draftLanguages:/.test(line)) continue;
+        const found = lines.indexOf(line, at);
+        expect(found, `${file}: the line "${line}" was changed or moved`).toBeGreaterThanOrEqual(at);
+        at = found + 1;
+      }
+      expect(now.split(NBSP).length, `${file}: no-break spaces written`).toBe(text.split(NBSP).length);
+    }
+    // The new table keeps the default table's escapes as escapes (a no-break space is invisible in an editor).
+    const de = readFileSync(path.join(content, 'i18n/de.yaml'), 'utf8');
+    const en = before.get('i18n/en.yaml')!;
+    expect(de.split('\\u00a0').length).toBe(en.split('\\u00a0').length);
+    expect(de.includes(NBSP)).toBe(en.includes(NBSP));
+  });
+
   it('[R-OPS-6] --strict fails while texts are untranslated; scaffolding never overwrites', async () => {
     // de is a draft language: --drafts checks it (a published check leaves it out).
     const strict = await runCli(['check', '--content', content, '--strict', '--drafts']);
@@ -164,5 +189,14 @@ describe('scaffolding: site new post|language|city', () => {
     const tz = await runCli(['new', 'city', 'lisbon', '--timezone', 'Mars/Olympus', '--content', content]);
     expect(tz.code).toBe(2);
     expect(tz.stderr).toMatch(/not an IANA time zone/);
+    // Texts for the id left in a table (a city removed from data/cities.yaml only): refused, and no file changed.
+    const lang = (parse(readFileSync(path.join(content, 'site.yaml'), 'utf8')).languages as string[]).at(-1)!;
+    edit(content, `i18n/${lang}.yaml`, /^city:\n/m, 'city:\n  lisbon:\n    name: Lisboa\n');
+    const files = () => listFiles(content).map((f) => `${f}:${readFileSync(path.join(content, f), 'utf8').length}`);
+    const unchanged = files();
+    const stale = await runCli(['new', 'city', 'lisbon', '--timezone', 'Europe/Lisbon', '--content', content]);
+    expect(stale.code).toBe(2);
+    expect(stale.stderr).toContain(`i18n/${lang}.yaml already has texts for "lisbon" (city.lisbon)`);
+    expect(files()).toEqual(unchanged);
   });
 });
