@@ -7,8 +7,8 @@ import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
-import { loadSite, postCache, siteReport } from './content/load.ts';
-import { ContentChanged } from './content/post-body.ts';
+import { isPostFile, loadSite, postCache, siteReport } from './content/load.ts';
+import { ContentChanged, isUnread } from './content/post-body.ts';
 import { checkContent } from './content/checks.ts';
 import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
@@ -226,6 +226,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       idsKey: stamps.idsKey,
       today: site.today,
       routes: Object.fromEntries(plan.keys!), // taken by the render stage at the latest
+      metas: plan.metas ?? plan.keyer.metaDigests(),
       assets: plan.assets,
       missingTexts: plan.missingTexts,
       readsPosts: [...(plan.readsPosts ?? [])].sort(),
@@ -260,6 +261,8 @@ interface RoutePlan {
   readsPosts?: Set<string>;
   /** This build's route and piece keys. */
   keyer: InputKeys;
+  /** The posts' metadata digests, when the recorded ones hold (only post bodies changed); else taken for the record. */
+  metas?: Record<string, string>;
   /** What the recorded build's pages read and where their pieces are (output/pieces.ts), when recorded with it. */
   reads?: ReadsRecord;
   /**
@@ -298,12 +301,23 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
   const reads = readReads(recordFile(config), last.build);
-  const keys = keyer.all(readsPosts && ((file) => readsPosts.has(file)), reads && ((file) => listOf(reads, file)));
+  const readsList = (file: string) => readsPosts?.has(file) ?? true;
+  const textsOf = reads && ((file: string) => listOf(reads, file));
+  // Post files edited (none added or removed) on the same date, nothing else: if every edited post
+  // looks the same from the other pages, only the edited posts' own pages are keyed again.
+  const bodies = !dated && changed.length > 0 && last.metas && changed.every((f) => isPostFile(f) && f in last.content! && f in stamps.content);
+  // Edited: the files whose stamps changed, and every post read from its file (one whose stamp held
+  // but whose inode or change time did not, a swap by mv, is read: content/load.ts).
+  const edited = new Set(changed);
+  if (bodies) for (const p of site.posts) if (!isUnread(p)) edited.add(p.file);
+  const kept = bodies ? keyer.afterBodyEdits(last.routes, last.metas!, edited, readsList, textsOf) : undefined;
+  const keys = kept ?? keyer.all(readsPosts && readsList, textsOf);
   const selected: Route[] = [];
   const splice: Route[] = [];
   const placed = new Map<string, number[]>();
   const pieces = new Set<number>();
-  if (reads) reads.pieces.forEach(([id, texts, posts, key], n) => keyer.piece(id, { texts: texts < 0 ? undefined : reads.textSets[texts], posts }) !== key && pieces.add(n));
+  // (Pieces read texts and the list of posts, neither changed when `kept`.)
+  if (reads && !kept) reads.pieces.forEach(([id, texts, posts, key], n) => keyer.piece(id, { texts: texts < 0 ? undefined : reads.textSets[texts], posts }) !== key && pieces.add(n));
   for (const r of routes.routes) {
     if (keys.get(r.file) !== last.routes[r.file]) selected.push(r);
     else if (pieces.size && listOf(reads!, r.file)) {
@@ -316,7 +330,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
       }
     }
   }
-  return { keys, readsPosts, keyer, reads, selected, ...(splice.length && { splice: { routes: splice, placed, changed: pieces } }), why: `${shown}${dated}` };
+  return { keys, readsPosts, keyer, reads, selected, ...(kept && { metas: last.metas }), ...(splice.length && { splice: { routes: splice, placed, changed: pieces } }), why: `${shown}${dated}` };
 }
 
 /** The names of the pieces spliced into pages (`footer`), for the summary. */

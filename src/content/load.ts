@@ -427,6 +427,9 @@ function siteSchemaOf(model: SiteModel): typeof S.siteSchema {
 
 const POST_FILE = /^([a-z]{2,3}(?:-[A-Z]{2})?)\.md$/;
 
+/** A content-relative path of a post's file (`blog/<slug>/<lang>.md`). */
+export const isPostFile = (rel: string): boolean => /^blog\/[^/]+\/[a-z]{2,3}(?:-[A-Z]{2})?\.md$/.test(rel);
+
 /** Blog posts: `blog/<slug>/<lang>.md`, markdown with front matter. */
 async function loadPosts(
   opts: LoadOptions,

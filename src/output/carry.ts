@@ -31,6 +31,8 @@ export interface BuildRecord {
   /** Each route's input key by output file (routes/inputs.ts), and the key of the assets every page links. */
   routes?: Record<string, string>;
   assets?: string;
+  /** A digest of each published post as other pages see it, by file (routes/inputs.ts `metaDigests`): an edit that changes none of these renders the edited posts' pages alone. */
+  metas?: Record<string, string>;
   /** Pages showed a missing text as its key (a draft build): which ones is not recorded, so the next build renders all. */
   missingTexts?: boolean;
   /** The build's date (pages showing dates change with it). */
@@ -255,7 +257,7 @@ function isRecord(r: unknown): r is BuildRecord {
   const table = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
   return (
     typeof r === 'object' && r !== null && str(o.key) && opt(o.build, str) && strings(o.files) && Array.isArray(o.diagnostics) && typeof o.stats === 'object' && o.stats !== null &&
-    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.outputs, table) && opt(o.hostOutputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
+    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.metas, table) && opt(o.outputs, table) && opt(o.hostOutputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
   );
 }
 

@@ -7,11 +7,11 @@
  * Written by a hostile review of that change: tests 1-4 and 11 failed on its first version.
  */
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { age, build, differencesFromCold, fresh, ok, pausedAtCarry, postsFile, spawnBuild } from '../helpers/incremental.ts';
+import { age, build, differencesFromCold, fresh, ok, pausedAtCarry, postsFile, recordFile, spawnBuild } from '../helpers/incremental.ts';
 import { edit, EPOCH, ROOT, tmpDir, type CliResult } from '../helpers/site.ts';
 
 /** A preload for the CLI: the first read of the file $HOOK_GONE removes it just before (the file goes while the build runs, after load). */
@@ -262,6 +262,44 @@ describe('[R-INC-2] posts left unread by an incremental build (same output as a 
 
   // 10.   // An unread post holding a link is read by the link check; its file gone after load: exit 1
   // naming it, output untouched.
+  // A post's body edited, nothing else: only its own pages are keyed again (routes/inputs.ts
+  // afterBodyEdits), unless it now looks different from other pages. Here the English version's
+  // first image becomes the preview image of its Spanish version too (site.postImages), whose file
+  // did not change: its page must still change, as in a cold build.
+  it('a body edit that gives a post its first image: its other version\'s page shows it too, as in a cold build', async () => {
+    const { content, out } = fresh();
+    // The image is some post's preview already: its files stay the same (else every page is rendered).
+    const image = readdirSync(path.join(content, 'images/gallery')).find((f) => /\.(jpe?g|png|webp|svg)$/i.test(f))!;
+    addPost(content, 'image-owner', 'Image owner', `![A view](/images/gallery/${image})`);
+    const en = addPost(content, 'shared-image', 'Shared image', 'No image yet.');
+    addPost(content, 'shared-image', 'Imagen compartida', 'Sin imagen.', 'es');
+    age(content);
+    await ok(build(content, out));
+    appendFileSync(path.join(content, en), `\n![A view](/images/gallery/${image})\n`);
+    const r = await ok(build(content, out));
+    expect(r.stdout).toMatch(/rendered \d+ of \d+ pages \(blog\/shared-image\/en\.md changed\)/);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a body edit with a last-build record whose post digests are wrong, missing or not text: a good build, as a cold one', async () => {
+    const { content, out } = fresh();
+    const spoils: ((m: Record<string, unknown>) => void)[] = [
+      (m) => Object.keys(m).forEach((k) => (m[k] = 'wrong')),
+      (m) => Object.keys(m).forEach((k) => delete m[k]),
+      (m) => Object.keys(m).forEach((k) => (m[k] = 5)),
+    ];
+    await ok(build(content, out));
+    for (const [i, spoil] of spoils.entries()) {
+      const record = JSON.parse(readFileSync(recordFile(out), 'utf8')) as { metas: Record<string, unknown> };
+      expect(Object.keys(record.metas).length, `spoil ${i}`).toBeGreaterThan(3);
+      spoil(record.metas);
+      writeFileSync(recordFile(out), JSON.stringify(record));
+      appendFileSync(path.join(content, 'blog/monaco-grand-prix/en.md'), `\nParagraph ${i}.\n`);
+      await ok(build(content, out));
+      expect(await differencesFromCold(content, out), `spoil ${i}`).toEqual([]);
+    }
+  });
+
   // The links and images of an unchanged post are kept with it (content/post-body.ts): the link
   // check does not read it. The hook removes the file at its first read, so a file still there
   // after a good build was never read.
