@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
 import * as S from './schema.ts';
 import type { ContentRef, LoadedParts, Post, Report, Routing, Site, SiteConfig, SiteModel } from './model.ts';
-import { parseYaml, type YamlFile } from './yaml.ts';
+import { parseYaml, yamlFile, type YamlFile } from './yaml.ts';
 import { fieldPath, validate } from './validate.ts';
 import { flattenTexts } from './texts.ts';
 import { readContentText, readContentTextSync, type ContentRoot } from './read.ts';
@@ -118,7 +118,7 @@ async function loadYaml<Sc extends z.ZodType>(
 ): Promise<{ value: z.output<Sc> | undefined; file: YamlFile } | undefined> {
   const source = await readText(contentDir, rel, diags);
   if (source === undefined) return undefined;
-  const file = memo(cache, rel, source, () => parseYaml(rel, source, diags));
+  const file = memo(cache, rel, source, () => parseKept(rel, source, diags, kept));
   if (!file) return undefined;
   // The parsed file even when the schema fails: later checks (unique ids) still read it. A valid
   // file's value is kept between one-shot builds (`kept`, the posts' cache: the schemas are part of
@@ -158,6 +158,34 @@ function keptValid<T>(kept: ParseCache | undefined, key: string, source: string,
 
 /** Prefix of the kept cache's entries that are a data file's valid value (the others are posts' front matter). */
 const VALID = 'valid:';
+/** Prefix of the kept cache's entries that are a YAML file's parsed data (text tables, data files). */
+const PARSED = 'parsed:';
+
+/**
+ * `source` of `rel` parsed, or its data as an earlier one-shot build parsed it from the same text
+ * (`kept`: the posts' cache). Parsing the five text tables and the data files cost every build
+ * ~35 ms; reading their kept data back costs a few. Each build gets a copy of its own.
+ */
+function parseKept(rel: string, source: string, diags: Diagnostics, kept: ParseCache | undefined): YamlFile | undefined {
+  const key = `${PARSED}${rel}`;
+  const hit = kept?.get(key);
+  if (hit && hit.source === source && hit.value instanceof Uint8Array) {
+    try {
+      return yamlFile(rel, source, deserialize(hit.value));
+    } catch {
+      // damaged: parsed again
+    }
+  }
+  const file = parseYaml(rel, source, diags);
+  if (file && kept) {
+    try {
+      kept.set(key, { source, value: serialize(file.data) });
+    } catch {
+      // not plain data: parsed again next time
+    }
+  }
+  return file;
+}
 
 async function listDir(dir: string): Promise<string[]> {
   try {
@@ -237,7 +265,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
           return;
         }
         const source = await readText(contentDir, rel, diags);
-        const file = source === undefined ? undefined : memo(opts.cache, rel, source, () => parseYaml(rel, source, diags));
+        const file = source === undefined ? undefined : memo(opts.cache, rel, source, () => parseKept(rel, source, diags, opts.posts));
         if (!file) return;
         textFiles[lang] = file;
         const table = flatTable(file);
@@ -605,8 +633,8 @@ export const postCache = {
    * of 4,000 posts would rewrite ~2 MB for one entry, or for none).
    */
   write(file: string, cache: ParseCache, exists: (rel: string) => boolean): void {
-    // An entry is kept while its file exists: a post's front matter, or a data file's valid value.
-    const live = (key: string) => (key.startsWith(VALID) ? exists(key.slice(VALID.length)) : key.startsWith('blog/') && exists(key));
+    // An entry is kept while its file exists: a post's front matter, a YAML file's data or valid value.
+    const live = (key: string) => (key.startsWith(VALID) ? exists(key.slice(VALID.length)) : key.startsWith(PARSED) ? exists(key.slice(PARSED.length)) : key.startsWith('blog/') && exists(key));
     if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every(live) && existsSync(file)) return;
     try {
       writeFileAtomic(file, serialize([...cache].filter(([key]) => live(key))));

@@ -83,6 +83,15 @@ export function parseYaml(file: string, source: string, diags: Diagnostics, line
       );
     }
   }
+  return yamlFile(file, source, data, lineOffset, parsed);
+}
+
+/**
+ * A parsed file from its data: `parsed`, the positioned parse when one was made (else made when a
+ * diagnostic first asks where a value is). Builds that keep a file's data from an earlier build
+ * (content/load.ts) make theirs this way, without parsing.
+ */
+export function yamlFile(file: string, source: string, data: unknown, lineOffset = 0, parsed?: ReturnType<typeof positioned>): YamlFile {
   const at = (offset: number): Position => {
     const pos = parsed!.lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, column: pos.col };

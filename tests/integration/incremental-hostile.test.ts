@@ -365,6 +365,15 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     edit(content, POST, /^title: .*$/m, 'title: "Changed 3"');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
+    // The YAML files' kept data (text tables, data files) damaged: parsed again.
+    const kept = deserialize(readFileSync(file)) as [string, { source: string; value: unknown }][];
+    const parsed = kept.filter(([key]) => key.startsWith('parsed:'));
+    expect(parsed.map(([key]) => key)).toEqual(expect.arrayContaining(['parsed:i18n/en.yaml', 'parsed:site.yaml']));
+    parsed.forEach(([, e], i) => (e.value = i % 2 ? Buffer.from('not v8 data') : 'not bytes'));
+    writeFileSync(file, serialize(kept));
+    edit(content, POST, /^title: .*$/m, 'title: "Changed 4"');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
   it.each([
