@@ -26,7 +26,7 @@ import { splicePages } from './render/splice.ts';
 import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
-import { DiskWriter, IncrementalWriter, MemoryWriter, type Writer } from './output/writer.ts';
+import { DiskWriter, IncrementalWriter, MemoryWriter, OutputWriteError, type Writer } from './output/writer.ts';
 import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
@@ -108,6 +108,8 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
   } catch (err) {
     // A post's file changed under the build (its body read on demand: content/post-body.ts).
     if (err instanceof ContentChanged) throw new BuildError('load', [{ severity: 'error', code: 'changed', file: err.file, message: err.message }]);
+    // A file of the new build the disk refused (full, read-only): named, the previous output kept.
+    if (err instanceof OutputWriteError) throw new BuildError('write', [{ severity: 'error', code: 'write', file: err.file, message: err.message }]);
     throw err;
   } finally {
     await Promise.all([state.pool?.terminate(), state.helper?.terminate()]);
@@ -705,6 +707,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   await renderClaimed(selected, counter, env, writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {
+      if (err instanceof OutputWriteError) throw err; // the disk's, as on this thread
       diags.error({ code: 'render', message: err.message });
       return undefined;
     });

@@ -15,6 +15,7 @@ import { dropStale, listFiles } from '../files.ts';
 import { failPoint, liveBuild } from './publish.ts';
 import { outputStamp, surveyLive, type LiveSurvey } from './survey.ts';
 import { hostFolder } from './host-folder.ts';
+import { writing } from './write-error.ts';
 
 /** What the last good build of an output folder recorded. */
 export interface BuildRecord {
@@ -322,7 +323,7 @@ export function outputIntact(config: BuildConfig, record: BuildRecord, live = su
  * Synchronous: one link is a few microseconds, a promise round trip through the thread pool costs
  * more than the link (output/writer.ts).
  */
-export function carryOver(outDir: string, staging: string, files: Iterable<string>, expected?: Readonly<Record<string, string>>, stamps?: Map<string, string>, now?: ReadonlyMap<string, string>): string[] {
+export function carryOver(outDir: string, staging: string, files: Iterable<string>, expected?: Readonly<Record<string, string>>, stamps?: Map<string, string>, now?: ReadonlyMap<string, string>, shownDir = staging): string[] {
   // Paths joined by hand: output paths are relative, `/`-separated and clean (the route table's),
   // and path.join's normalising was a third of this loop's own time at 4,700 files.
   const dirs = new Set<string>();
@@ -338,18 +339,20 @@ export function carryOver(outDir: string, staging: string, files: Iterable<strin
     }
     const slash = f.lastIndexOf('/');
     const dir = slash < 0 ? '' : f.slice(0, slash);
-    if (!dirs.has(dir)) {
-      mkdirSync(`${staging}/${dir}`, { recursive: true });
-      dirs.add(dir);
-    }
     const target = `${staging}/${f}`;
-    try {
-      linkSync(source, target);
-      if (stamp !== undefined) stamps?.set(f, stamp); // the link's stamp: the same inode
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(f);
-      else copyFileSync(source, target);
-    }
+    writing(shownDir, f, () => {
+      if (!dirs.has(dir)) {
+        mkdirSync(`${staging}/${dir}`, { recursive: true });
+        dirs.add(dir);
+      }
+      try {
+        linkSync(source, target);
+        if (stamp !== undefined) stamps?.set(f, stamp); // the link's stamp: the same inode
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(f);
+        else copyFileSync(source, target);
+      }
+    });
   }
   return missing;
 }

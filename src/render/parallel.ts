@@ -23,7 +23,7 @@ import { bodyDigest, checkedBody, isUnread, splitFrontMatter } from '../content/
 import { createMarkdown } from '../content/markdown.ts';
 import { finishPostHtml } from './post-refs.ts';
 import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
-import { DiskWriter, type Writer } from '../output/writer.ts';
+import { DiskWriter, OutputWriteError, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
 import { piecesMade, renderRouteParts, type RenderEnv } from './page.ts';
@@ -202,7 +202,7 @@ interface StartMessage {
 
 type Reply =
   | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[]; read: RenderTally['read']; textSets: string[][]; pieces: [string, MadePiece][] }
-  | { ok: false; message: string };
+  | { ok: false; message: string; write?: { file: string; code: string | undefined; why: string } };
 
 /** What the workers rendered, merged. */
 export interface PoolResult {
@@ -281,7 +281,8 @@ export class PagePool {
     await this.terminate();
     const result: PoolResult = { files: [], bytes: 0, tallies: [] };
     for (const r of replies) {
-      if (!r.ok) throw new Error(`a page worker failed: ${r.message}`);
+      // A page the disk refused is named as on this thread; anything else is a defect of the worker.
+      if (!r.ok) throw r.write ? new OutputWriteError(r.write.file, r.write.code, r.write.why) : new Error(`a page worker failed: ${r.message}`);
       result.files.push(...r.files);
       result.bytes += r.bytes;
       const textSets = new TextSets();
@@ -347,7 +348,7 @@ export function runPageWorker(): void {
         pieces: piecesMade(env),
       };
     } catch (err) {
-      reply = { ok: false, message: (err as Error).stack ?? String(err) };
+      reply = { ok: false, message: (err as Error).stack ?? String(err), ...(err instanceof OutputWriteError && { write: { file: err.file, code: err.code, why: err.message } }) };
     }
     parentPort!.postMessage(reply);
   });

@@ -1,8 +1,8 @@
 /** The build replaces only an output folder that is missing, empty or its own (marker). */
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyContent, listFiles, read, runCli, tmpDir } from '../helpers/site.ts';
+import { copyContent, EPOCH, listFiles, read, ROOT, runCli, tmpDir } from '../helpers/site.ts';
 
 /** Every file under a folder with its bytes, to prove a refused build touched nothing. */
 function snapshot(dir: string): Record<string, string> {
@@ -120,5 +120,51 @@ describe('[R-SAFE-1] output folder safety', () => {
     expect(listFiles(legacy)).toEqual(files);
     const builds = listFiles(path.join(path.dirname(legacy), '.dist.builds'));
     expect(builds.filter((f) => f.endsWith('/index.html') && !f.startsWith('live/'))).toHaveLength(1); // the old copy is gone (live/ is the link to the one build)
+  });
+});
+
+/**
+ * A preload for the CLI: writing the page $HOOK_FULL of a new build ('*': any page) fails as a
+ * full disk does (ENOSPC), on the thread $HOOK_THREAD names ('main' or 'worker').
+ */
+const FULL = path.join(tmpDir('disk-full-hook-'), 'full.cjs');
+writeFileSync(
+  FULL,
+  `const fs = require('fs');
+const { isMainThread } = require('worker_threads');
+const page = process.env.HOOK_FULL;
+const full = (p) => String(p).includes('.builds/') && (page === '*' ? String(p).endsWith('.html') : String(p).endsWith('/' + page)) && isMainThread === (process.env.HOOK_THREAD === 'main');
+const fail = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+for (const name of ['openSync', 'writeFileSync']) {
+  const orig = fs[name];
+  fs[name] = function (p, ...a) {
+    if (full(p)) throw fail();
+    return orig.call(this, p, ...a);
+  };
+}
+require('module').syncBuiltinESMExports();
+`,
+);
+
+describe('[R-SAFE-2] a disk that fills up during the build', () => {
+  it.each<{ thread: string; page: string; env: Record<string, string> }>([
+    { thread: 'main', page: 'about.html', env: { SITE_RENDER_THREADS: '1' } },
+    // A page worker's failure is named the same way (render/parallel.ts passes it on): any page a worker writes.
+    { thread: 'worker', page: '*', env: { SITE_RENDER_THREADS: '3', SITE_MIN_PARALLEL_ROUTES: '10' } },
+  ])('a page the disk refuses on the $thread thread: exit 1 naming it and what to do, the previous output untouched, no build left behind', async ({ thread, page, env }) => {
+    const content = copyContent();
+    const out = path.join(tmpDir(), 'dist');
+    expect((await runCli(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
+    const before = snapshot(out);
+    const builds = readdirSync(path.join(path.dirname(out), '.dist.builds')).sort();
+    // A day later: every page is rendered again (a page carried over is linked, not written).
+    const r = await runCli(['build', '--content', content, '--out', out], { ...env, SOURCE_DATE_EPOCH: String(Number(EPOCH) + 86_400), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${FULL}`, HOOK_FULL: page, HOOK_THREAD: thread });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('Build failed (write)');
+    const named = page === '*' ? '[^\\s]+\\.html' : page.replace('.', '\\.');
+    expect(r.stderr).toMatch(new RegExp(`${path.relative(ROOT, out).replace(/[.]/g, '\\.')}/${named}: error \\[write\\] could not be written: the disk is full \\(ENOSPC\\): free some space on it, then build again`));
+    expect(r.stderr).toMatch(/previous output was left untouched/);
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(path.join(path.dirname(out), '.dist.builds')).sort()).toEqual(builds);
   });
 });
