@@ -144,7 +144,13 @@ let lastSchemaId = 0;
  */
 function keptValid<T>(kept: ParseCache | undefined, key: string, source: string, validate: () => T | undefined): T | undefined {
   const hit = kept?.get(key);
-  if (hit && hit.source === source) return deserialize(hit.value as Buffer) as T;
+  if (hit && hit.source === source && hit.value instanceof Uint8Array) {
+    try {
+      return deserialize(hit.value) as T;
+    } catch {
+      // damaged bytes: validated again (and kept anew)
+    }
+  }
   const value = validate();
   if (value !== undefined && kept) {
     try {

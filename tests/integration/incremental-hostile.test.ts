@@ -370,6 +370,10 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const parsed = kept.filter(([key]) => key.startsWith('parsed:'));
     expect(parsed.map(([key]) => key)).toEqual(expect.arrayContaining(['parsed:i18n/en.yaml', 'parsed:site.yaml']));
     parsed.forEach(([, e], i) => (e.value = i % 2 ? Buffer.from('not v8 data') : 'not bytes'));
+    // So are the data files' kept valid values (a build crashed on them).
+    const valid = kept.filter(([key]) => key.startsWith('valid:'));
+    expect(valid.length).toBeGreaterThan(3);
+    valid.forEach(([, e], i) => (e.value = i % 2 ? Buffer.from('not v8 data') : 'not bytes'));
     writeFileSync(file, serialize(kept));
     edit(content, POST, /^title: .*$/m, 'title: "Changed 4"');
     await ok(build(content, out));
