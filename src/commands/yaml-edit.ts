@@ -28,8 +28,12 @@ export class YamlEdit {
   /** A change the splices cannot express was made: the document is written whole. */
   private whole = false;
 
+  /** The file's line end: what is added uses it too (a CRLF file stays CRLF). */
+  private readonly eol: string;
+
   constructor(private readonly source: string) {
     this.doc = parseDocument(source);
+    this.eol = source.includes('\r\n') ? '\r\n' : '\n';
   }
 
   /** Append `value` to the list at `path` ([] for a list at the top), in the list's own style. */
@@ -112,11 +116,18 @@ export class YamlEdit {
           // a plain or block text is written double-quoted.
           if (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE) return { at: start + 1, end: start + 1, text: added };
           if (node.type === Scalar.PLAIN) return { at: start, end, text: JSON.stringify(marked) };
-          // A block text: at the start of its first line, after the indentation.
+          // A block text: at the start of its first line, after the indentation; one whose first
+          // line starts with a space or is blank, or whose header sets the indentation (`|2`),
+          // written double-quoted instead (its line end kept).
           const nl = this.source.indexOf('\n', start);
-          if (nl < 0 || nl >= end || original.startsWith('\n')) return undefined;
-          const indent = /^[ ]*/.exec(this.source.slice(nl + 1))![0].length;
-          return { at: nl + 1 + indent, end: nl + 1 + indent, text: added };
+          if (nl < 0 || nl >= end) return undefined;
+          const header = this.source.slice(start, nl).replace(/\s*(#.*)?$/, '');
+          if (/^[|>][+-]?$/.test(header) && !/^[\s]/.test(original)) {
+            const indent = /^[ ]*/.exec(this.source.slice(nl + 1))![0].length;
+            return { at: nl + 1 + indent, end: nl + 1 + indent, text: added };
+          }
+          const tail = this.source[end - 1] === '\n' ? '\n' : '';
+          return { at: start, end, text: JSON.stringify(marked) + tail };
         }, node);
         node.value = marked;
         n++;
@@ -131,11 +142,12 @@ export class YamlEdit {
       let text = this.source;
       // From the end of the text back, so offsets hold; of two at one offset, the one made first ends up first.
       const order = [...this.splices.values()].map((s, i) => ({ s, i })).sort((a, b) => b.s.at - a.s.at || b.i - a.i);
-      for (const { s } of order) text = text.slice(0, s.at) + s.text + text.slice(s.end);
+      for (const { s } of order) text = text.slice(0, s.at) + (this.eol === '\n' ? s.text : s.text.replace(/\r?\n/g, this.eol)) + text.slice(s.end);
       const back = parseDocument(text);
       if (!back.errors.length && isDeepStrictEqual(back.toJS(), this.doc.toJS())) return text;
     }
-    return this.doc.toString(YAML_OUT);
+    const whole = this.doc.toString(YAML_OUT);
+    return this.eol === '\n' ? whole : whole.replace(/\r?\n/g, this.eol);
   }
 
   private splice(make: () => Splice | undefined, of: object = {}): void {

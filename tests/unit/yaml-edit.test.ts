@@ -97,10 +97,33 @@ describe('[R-OPS-6] YAML edited in place by the scaffolding commands', () => {
     expect(edit.toString()).toBe('intro: |\n  [x] First line.\n  Second.\nfolded: >-\n  [x] One\n  two.\n');
   });
 
-  it('a layout the splicing does not handle is written whole, as the command meant', () => {
-    const block = 'intro: |\n\n  Leading blank line.\n';
-    const edit = new YamlEdit(block);
+  it('a block text whose first line starts with spaces, or whose header sets the indentation, is marked as a quoted text; the rest stays', () => {
+    const source = 'a: "x\\u00a0y"\nb: |2\n      indented first\n    second\nc: |\n\n  after a blank line\nd: plain\n';
+    const edit = new YamlEdit(source);
     edit.markStrings((t) => `[x] ${t}`);
-    expect(parse(edit.toString())).toEqual({ intro: '[x] \nLeading blank line.\n' });
+    const out = edit.toString();
+    expect(out).toContain('a: "[x] x\\u00a0y"\n');
+    expect(out).toContain('d: "[x] plain"\n');
+    expect(parse(out)).toEqual({ a: '[x] x\u00a0y', b: '[x]     indented first\n  second\n', c: '[x] \nafter a blank line\n', d: '[x] plain' });
+  });
+
+  it('a CRLF file stays CRLF: what is added ends its lines the same way', () => {
+    const edit = new YamlEdit(CITIES.replace(/\n/g, '\r\n'));
+    edit.append([], { id: 'vienna', path: '/vienna' });
+    const table = new YamlEdit(TABLE.replace(/\n/g, '\r\n'));
+    table.put(['city'], 'vienna', { name: 'Vienna' });
+    table.markStrings((t) => `[x] ${t}`);
+    for (const out of [edit.toString(), table.toString()]) {
+      expect(out.replace(/\r\n/g, ''), 'a line ending in a bare LF').not.toContain('\n');
+      expect(out).toContain('vienna');
+    }
+  });
+
+  it('a layout the splicing does not handle is written whole, as the command meant', () => {
+    // A flow map holding the key to add: its last pair ends inside the braces, so the splice
+    // cannot go after it on a new line; the document is written whole, with the entry.
+    const edit = new YamlEdit('city: { madrid: { name: Madrid } }\n');
+    edit.put(['city'], 'vienna', { name: 'Vienna' });
+    expect(parse(edit.toString())).toEqual({ city: { madrid: { name: 'Madrid' }, vienna: { name: 'Vienna' } } });
   });
 });
