@@ -114,9 +114,9 @@ describe('parallel rendering', () => {
   });
 
   it('a page that fails to render in any thread fails the build, names its route, and leaves the last output', async () => {
-    const out = path.join(tmpDir(), 'dist');
-    const good = await build(out, { SITE_RENDER_THREADS: '1' });
-    expect(good.code).toBe(0);
+    // The last output is the first test's (a build of its own took this test over 10 s in a busy CI run).
+    expect(one, 'the first test did not run').toBeDefined();
+    const out = one;
     const before = listFiles(out);
     // A template that throws for every new post: whichever thread takes one reports it. (Templates
     // import from src/, so the copy sits in a project folder with src linked.)
