@@ -27,7 +27,7 @@ import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, OutputWriteError, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps, } from './output/carry.ts';
+import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
