@@ -57,9 +57,29 @@ export function parseYaml(file: string, source: string, diags: Diagnostics, line
     try {
       data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (err) {
+      // An alias naming no anchor before it: said as such, at that alias (not as too much data).
+      const unresolved = /^Unresolved alias/.test((err as Error).message);
       let first = 0;
-      visit(doc, { Alias: (_key, node) => ((first = node.range?.[0] ?? 0), visit.BREAK) });
+      visit(doc, {
+        Alias: (_key, node) => {
+          if (unresolved && node.resolve(doc) !== undefined) return undefined;
+          first = node.range?.[0] ?? 0;
+          return visit.BREAK;
+        },
+      });
       const pos = lineCounter.linePos(first);
+      if (unresolved) {
+        const name = /:\s*(\S+)\s*$/.exec((err as Error).message)?.[1];
+        diags.error({
+          code: 'yaml',
+          file,
+          line: pos.line + lineOffset,
+          column: pos.col,
+          message: `the alias *${name ?? '…'} names no anchor (&${name ?? '…'}) before it in this file: set the anchor on the value first, or write the value out`,
+          frame: codeFrame(source, pos.line, pos.col, lineOffset),
+        });
+        return undefined;
+      }
       diags.error({
         code: 'yaml-aliases',
         file,

@@ -45,4 +45,13 @@ describe('[R-SAFE-4] input helpers', () => {
     expect(parseYaml('u.yaml', 'base: &b { x: 1 }\ncopy: *b\n', ok)?.data).toEqual({ base: { x: 1 }, copy: { x: 1 } });
     expect(ok.errors).toEqual([]);
   });
+
+  it('[R-SAFE-4] an alias that names no anchor before it is reported as such, on its own line (not as too much data)', () => {
+    const diags = new Diagnostics();
+    const source = 'base: &b { x: 1 }\ncopy: *b\nlater: *after\nafter: &after 2\n';
+    expect(parseYaml('t.yaml', source, diags)).toBeUndefined();
+    expect(diags.errors).toHaveLength(1);
+    expect(diags.errors[0]).toMatchObject({ code: 'yaml', file: 't.yaml', line: 3, column: 8 });
+    expect(diags.errors[0]!.message).toBe('the alias *after names no anchor (&after) before it in this file: set the anchor on the value first, or write the value out');
+  });
 });
