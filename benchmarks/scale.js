@@ -7,7 +7,7 @@
 //
 //   npm run bench:scale                                   full matrix (under 20 minutes)
 //   npm run bench:scale -- --posts N [--langs 1|4] [--runs R] [--target tmpfs|disk|both]
-//                          [--timeout S] [--budget MIN] [--json FILE]
+//                          [--timeout S] [--budget MIN] [--json FILE] [--peers hugo,eleventy|none]
 //   npm run bench:scale -- --posts N --langs 1|4 --generate DIR   only write the inputs into DIR
 //
 // Full matrix: 1,000 and 4,000 posts x 1 and 4 languages (5 runs each) and 16,000 posts x 4
@@ -47,7 +47,7 @@ function fail(message) {
   console.error(`bench:scale: ${message}`);
   process.exit(2);
 }
-for (const a of argv) if (a.startsWith('--') && !['--posts', '--langs', '--runs', '--target', '--timeout', '--budget', '--json', '--generate'].includes(a)) fail(`unknown option ${a}`);
+for (const a of argv) if (a.startsWith('--') && !['--posts', '--langs', '--runs', '--target', '--timeout', '--budget', '--json', '--generate', '--peers'].includes(a)) fail(`unknown option ${a}`);
 const int = (name, v) => {
   const n = Number(String(v).replace(/[_,]/g, ''));
   if (!Number.isInteger(n) || n < 1) fail(`--${name} must be a positive integer`);
@@ -63,6 +63,10 @@ const timeoutMs = int('timeout', opt('timeout') ?? 600) * 1000;
 const budgetMs = int('budget', opt('budget') ?? 20) * 60_000;
 const jsonFile = opt('json');
 const generateOnly = opt('generate');
+// The peers to build beside this project (default: every one installed); `none` for none.
+const peersOpt = opt('peers');
+const peerIds = peersOpt === undefined ? ['hugo', 'eleventy'] : peersOpt === 'none' ? [] : peersOpt.split(',');
+for (const id of peerIds) if (!['hugo', 'eleventy'].includes(id)) fail(`--peers takes hugo, eleventy (comma-separated) or none, got "${id}"`);
 
 const ALL_LANGS = ['en', 'es', 'ru', 'el'];
 const CATEGORIES = ['lifestyle', 'travel', 'culture', 'business', 'events'];
@@ -140,8 +144,8 @@ const machine = [
   `cpu         ${cpuModel}, ${os.availableParallelism()} cores`,
   `memory      ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
   `node        ${process.version}`,
-  `hugo        ${hugoVersion ?? 'not installed (apt-get install hugo): its rows are skipped'}`,
-  `eleventy    ${eleventyVersion ?? 'not installed (npm install): its rows are skipped'}`,
+  `hugo        ${!peerIds.includes('hugo') ? 'left out (--peers)' : (hugoVersion ?? 'not installed (apt-get install hugo): its rows are skipped')}`,
+  `eleventy    ${!peerIds.includes('eleventy') ? 'left out (--peers)' : (eleventyVersion ?? 'not installed (npm install): its rows are skipped')}`,
   `project     ${projectVersion} (bin/site.js build --quiet), sources ${sourceVersion()} (hash of src/, templates/, client/, bin/ paths, sizes and times)`,
   ...targets.map((t) => `${t.id.padEnd(12)}${t.base} on ${df(t.base)}`),
   `load avg    ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (1, 5, 15 min) at the start`,
@@ -284,7 +288,7 @@ const generators = [
       env: { BENCH_LANGS: input.languages.join(','), BENCH_CATEGORIES: CATEGORIES.join(',') },
     }),
   },
-].filter(Boolean);
+].filter((g) => g && (g.id === 'project' || peerIds.includes(g.id)));
 
 /**
  * Builds running now (each a process group of its own) and the folders this run made: Ctrl-C or a
