@@ -11,17 +11,27 @@ export class ContentFileError extends Error {
 
 /** Parse `rel` under `contentDir` as an editable YAML document. */
 export function readDoc(contentDir: string, rel: string): Document {
-  const file = path.join(contentDir, rel);
-  if (!existsSync(file)) throw new ContentFileError(`${rel} does not exist in ${contentDir}`);
-  const doc = parseDocument(readFileSync(file, 'utf8'));
-  if (doc.errors.length) throw new ContentFileError(`${rel}: ${doc.errors[0]!.message.split('\n')[0]} (fix it first: site check)`);
-  return doc;
+  return sound(rel, parseDocument(readExisting(contentDir, rel)));
 }
 
 /** `rel` under `contentDir`, to be edited in place (yaml-edit.ts: what is not changed stays byte for byte). */
 export function readEdit(contentDir: string, rel: string): YamlEdit {
-  readDoc(contentDir, rel); // missing or broken: the same error
-  return new YamlEdit(readText(contentDir, rel));
+  const edit = new YamlEdit(readExisting(contentDir, rel));
+  sound(rel, edit.doc);
+  return edit;
+}
+
+/** The text of `rel`, which must exist (else the command stops naming it). */
+function readExisting(contentDir: string, rel: string): string {
+  const file = path.join(contentDir, rel);
+  if (!existsSync(file)) throw new ContentFileError(`${rel} does not exist in ${contentDir}`);
+  return readFileSync(file, 'utf8');
+}
+
+/** `doc`, unless it is not valid YAML (the command stops naming its first mistake). */
+function sound(rel: string, doc: Document): Document {
+  if (doc.errors.length) throw new ContentFileError(`${rel}: ${doc.errors[0]!.message.split('\n')[0]} (fix it first: site check)`);
+  return doc;
 }
 
 /** Write a document, an edited file or a text to `rel` under `contentDir`, creating folders. */

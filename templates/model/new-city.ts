@@ -4,7 +4,7 @@
  * and marked untranslated.
  */
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { fields, markAll, markUntranslated, readEdit, UsageError, writeContent } from '@site/api';
+import { fields, markAll, markUntranslated, readDoc, readEdit, UsageError, writeContent } from '@site/api';
 
 export interface NewCityOptions {
   timezone: string;
@@ -56,8 +56,8 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   // Every file is edited in place (what is not added stays byte for byte), and written once all
   // the edits are known to apply: a refused city changes no file.
   const cities = readEdit(contentDir, 'data/cities.yaml');
-  const pages = readEdit(contentDir, 'pages.yaml').doc;
-  const site = readEdit(contentDir, 'site.yaml').doc;
+  const pages = readDoc(contentDir, 'pages.yaml');
+  const site = readDoc(contentDir, 'site.yaml');
   const list = cities.doc.contents;
   const pageList = pages.contents;
   if (!isSeq(list) || !isSeq(pageList)) throw new UsageError('data/cities.yaml and pages.yaml must be lists');
