@@ -138,27 +138,34 @@ const schemaIds = new WeakMap<object, number>();
 let lastSchemaId = 0;
 
 /**
- * A data file's valid value from `kept` (same source text), else `validate`'s, kept. Held as its
- * serialized bytes, taken when validated: the load changes some values afterwards (the base URL),
- * and each build gets a copy of its own.
+ * What `kept` holds under `key` for this very `source`, as a copy of its own (the entry holds
+ * serialized bytes); undefined when it holds nothing for it or the bytes are damaged.
  */
-function keptValid<T>(kept: ParseCache | undefined, key: string, source: string, validate: () => T | undefined): T | undefined {
+function keptCopy(kept: ParseCache | undefined, key: string, source: string): { value: unknown } | undefined {
   const hit = kept?.get(key);
-  if (hit && hit.source === source && hit.value instanceof Uint8Array) {
-    try {
-      return deserialize(hit.value) as T;
-    } catch {
-      // damaged bytes: validated again (and kept anew)
-    }
+  if (!hit || hit.source !== source || !(hit.value instanceof Uint8Array)) return undefined;
+  try {
+    return { value: deserialize(hit.value) };
+  } catch {
+    return undefined; // damaged bytes: made again (and kept anew)
   }
+}
+
+/** Keep `value` under `key` for `source`, as its bytes now (the load changes some values afterwards). */
+function keepCopy(kept: ParseCache | undefined, key: string, source: string, value: unknown): void {
+  try {
+    kept?.set(key, { source, value: serialize(value) });
+  } catch {
+    // not plain data: made again next time
+  }
+}
+
+/** A data file's valid value from `kept` (same source text), else `validate`'s, kept. */
+function keptValid<T>(kept: ParseCache | undefined, key: string, source: string, validate: () => T | undefined): T | undefined {
+  const hit = keptCopy(kept, key, source);
+  if (hit) return hit.value as T;
   const value = validate();
-  if (value !== undefined && kept) {
-    try {
-      kept.set(key, { source, value: serialize(value) });
-    } catch {
-      // not plain data: validated again next time
-    }
-  }
+  if (value !== undefined) keepCopy(kept, key, source, value);
   return value;
 }
 
@@ -170,26 +177,14 @@ const PARSED = 'parsed:';
 /**
  * `source` of `rel` parsed, or its data as an earlier one-shot build parsed it from the same text
  * (`kept`: the posts' cache). Parsing the five text tables and the data files cost every build
- * ~35 ms; reading their kept data back costs a few. Each build gets a copy of its own.
+ * ~35 ms; reading their kept data back costs a few.
  */
 function parseKept(rel: string, source: string, diags: Diagnostics, kept: ParseCache | undefined): YamlFile | undefined {
   const key = `${PARSED}${rel}`;
-  const hit = kept?.get(key);
-  if (hit && hit.source === source && hit.value instanceof Uint8Array) {
-    try {
-      return yamlFile(rel, source, deserialize(hit.value));
-    } catch {
-      // damaged: parsed again
-    }
-  }
+  const hit = keptCopy(kept, key, source);
+  if (hit) return yamlFile(rel, source, hit.value);
   const file = parseYaml(rel, source, diags);
-  if (file && kept) {
-    try {
-      kept.set(key, { source, value: serialize(file.data) });
-    } catch {
-      // not plain data: parsed again next time
-    }
-  }
+  if (file) keepCopy(kept, key, source, file.data);
   return file;
 }
 
@@ -462,7 +457,10 @@ function siteSchemaOf(model: SiteModel): typeof S.siteSchema {
 const POST_FILE = /^([a-z]{2,3}(?:-[A-Z]{2})?)\.md$/;
 
 /** A content-relative path of a post's file (`blog/<slug>/<lang>.md`). */
-export const isPostFile = (rel: string): boolean => /^blog\/[^/]+\/[a-z]{2,3}(?:-[A-Z]{2})?\.md$/.test(rel);
+export const isPostFile = (rel: string): boolean => {
+  const parts = rel.split('/');
+  return parts.length === 3 && parts[0] === 'blog' && POST_FILE.test(parts[2]!);
+};
 
 /** Blog posts: `blog/<slug>/<lang>.md`, markdown with front matter. */
 async function loadPosts(
