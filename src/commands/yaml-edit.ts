@@ -41,8 +41,8 @@ export class YamlEdit {
     const seq = path.length ? this.doc.getIn(path, true) : this.doc.contents;
     if (!isSeq(seq)) throw new Error(`${path.join('.') || 'the file'} is not a list`);
     this.splice(() => {
-      const [start, end] = seq.range ?? [];
-      if (start === undefined || end === undefined) return undefined;
+      const start = seq.range?.[0];
+      if (start === undefined) return undefined;
       const last = seq.items.at(-1) as Node | undefined;
       if (seq.flow) return this.flowItem(seq, last, this.flowText(value));
       if (!last?.range) return undefined;

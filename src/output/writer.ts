@@ -8,6 +8,7 @@ import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
 import { carryOver } from './carry.ts';
 import { writing } from './write-error.ts';
+import { hostFolder } from './host-folder.ts';
 import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTree, swapIn, WEB, writeMarker } from './publish.ts';
 
 export { OutputWriteError } from './write-error.ts';
@@ -91,7 +92,7 @@ export class DiskWriter implements Writer {
   /** Write a host file (never served): published with the pages, in `<out>.host`. */
   writeBeside(file: string, content: string | Uint8Array): void {
     const target = path.join(this.build, HOST, file);
-    writing(`${this.outDir}.host`, file, () => {
+    writing(hostFolder(this.outDir), file, () => {
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, content);
     });
