@@ -14,7 +14,8 @@ import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
 import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
-import { listFilesSync, writeFileAtomic } from './files.ts';
+import { listFilesWithin, writeFileAtomic } from './files.ts';
+import { OUTSIDE_CONTENT } from './content/read.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
@@ -519,9 +520,11 @@ function checkAndRoute(config: BuildConfig, model: SiteModel, loaded: Site, diag
   const report = siteReport(site, diags);
   for (const img of images)
     if (!existsSync(path.join(config.contentDir, 'images', img.file))) report.error(img.at, `images/${img.file} does not exist under the content folder`, 'missing-image');
-  // A HEIC or RAW file among the images is reported with the missing ones, not in a later run.
-  for (const rel of unconvertible(listFilesSync(path.join(config.contentDir, 'images')), new Set([ICON, TOUCH_ICON])))
-    diags.error({ code: 'image', file: `images/${rel}`, message: NOT_CONVERTIBLE });
+  // A HEIC or RAW file among the images is reported with the missing ones, not in a later run;
+  // so is a link out of the content folder (never read: it would publish whatever it points to).
+  const listed = listFilesWithin(path.join(config.contentDir, 'images'), config.contentDir);
+  for (const rel of listed.outside) diags.error({ code: 'outside-content', file: rel ? `images/${rel}` : 'images', message: OUTSIDE_CONTENT });
+  for (const rel of unconvertible(listed.files, new Set([ICON, TOUCH_ICON]))) diags.error({ code: 'image', file: `images/${rel}`, message: NOT_CONVERTIBLE });
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.
   const inPosts = checkPostRefs(site, routes, config.contentDir, diags);

@@ -1,5 +1,5 @@
 /** Listing files on disk, shared by the image stage, the build record and watch; writing and tidying the cache. */
-import { readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
+import { readdirSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 
 /** Every file under `dir` (dotfiles skipped), relative with forward slashes, sorted; [] if absent. */
@@ -27,6 +27,71 @@ export function listFilesSync(dir: string): string[] {
   };
   walk('');
   return out.sort();
+}
+
+/**
+ * Every file under `dir` as `listFilesSync` lists it, links followed while they lead to a place
+ * inside `root`: a linked image or images folder counts as what it points to, as a linked post or
+ * text table does (content/read.ts), under each name that reaches it (a link back into a folder
+ * above it is not followed again). `outside`: the links whose targets lie outside `root`, relative
+ * to `dir` ('' if `dir` itself leads out), never followed, so never read or published. A link to
+ * nothing is left out, like a missing file.
+ */
+export function listFilesWithin(dir: string, root: string): { files: string[]; outside: string[] } {
+  const files: string[] = [];
+  const outside: string[] = [];
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    return { files, outside };
+  }
+  const within = (real: string) => real === realRoot || real.startsWith(realRoot + path.sep);
+  // The real paths of the folders being walked: a link to one of them would loop.
+  const above = new Set<string>();
+  const walk = (abs: string, sub: string): void => {
+    let real: string;
+    let entries: Dirent[];
+    try {
+      real = realpathSync.native(abs);
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (above.has(real)) return;
+    if (!within(real)) {
+      outside.push(sub);
+      return;
+    }
+    above.add(real);
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const rel = sub ? `${sub}/${e.name}` : e.name;
+      const full = path.join(abs, e.name);
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync.native(full);
+        } catch {
+          continue; // a link to nothing
+        }
+        if (!within(target)) {
+          outside.push(rel);
+          continue;
+        }
+        const st = statSync(full, { throwIfNoEntry: false });
+        isDir = st?.isDirectory() ?? false;
+        isFile = st?.isFile() ?? false;
+      }
+      if (isDir) walk(full, rel);
+      else if (isFile) files.push(rel);
+    }
+    above.delete(real);
+  };
+  walk(dir, '');
+  return { files: files.sort(), outside: outside.sort() };
 }
 
 const TIDY_EVERY_MS = 3_600_000;

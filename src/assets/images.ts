@@ -23,7 +23,7 @@ import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { listFiles } from '../files.ts';
+import { listFilesWithin } from '../files.ts';
 import { requireCjs } from '../require.ts';
 import type { Sharp } from 'sharp';
 import { BuildError } from '../diagnostics.ts';
@@ -531,7 +531,8 @@ export function unconvertible(all: readonly string[], icons: ReadonlySet<string>
 export async function processImages(contentDir: string, options: ImageOptions): Promise<ProcessedImages> {
   const dir = path.join(contentDir, 'images');
   const cacheRoot = path.join(options.cacheDir, 'images');
-  const all = await listFiles(dir);
+  // Links leading out of the content folder are left out (build.ts reports them).
+  const all = listFilesWithin(dir, contentDir).files;
   const wanted = (rel: string) => !options.used || options.used.has(rel) || options.icons.has(rel);
   const unreadable = unconvertible(all, options.icons);
   const names = all.filter((rel) => wanted(rel) && !unreadable.includes(rel));

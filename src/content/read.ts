@@ -6,6 +6,9 @@ import { promises as fs, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostics } from '../diagnostics.ts';
 
+/** What a link out of the content folder is told (content files, images). */
+export const OUTSIDE_CONTENT = 'is a link to a file outside the content folder, which is never read: copy the file into the content folder instead of linking it';
+
 /** Largest content file read (YAML or markdown): far above any real one, small enough to fail fast. */
 export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
 
@@ -53,7 +56,7 @@ function inside(abs: string, rel: string, diags: Diagnostics, root?: ContentRoot
     return true; // missing or unreadable: reported by the read itself
   }
   if (real.startsWith(realRoot + path.sep)) return true;
-  diags.error({ code: 'outside-content', file: rel, message: 'is a link to a file outside the content folder, which is never read: copy the file into the content folder instead of linking it' });
+  diags.error({ code: 'outside-content', file: rel, message: OUTSIDE_CONTENT });
   return false;
 }
 

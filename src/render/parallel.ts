@@ -22,7 +22,7 @@ import type { Post, Site } from '../content/model.ts';
 import { bodyDigest, checkedBody, isUnread, splitFrontMatter } from '../content/post-body.ts';
 import { createMarkdown } from '../content/markdown.ts';
 import { finishPostHtml } from './post-refs.ts';
-import { Diagnostics, type Diagnostic } from '../diagnostics.ts';
+import { BuildError, Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, OutputWriteError, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
@@ -166,7 +166,9 @@ export async function renderClaimed(
       try {
         page = renderRouteParts(route, env, placed);
       } catch (err) {
-        tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
+        // A stage's own error met while rendering (an image no build has) is reported as itself.
+        if (err instanceof BuildError) tally.errors.push(...err.diagnostics);
+        else tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
         continue;
       }
       if (env.reads) tallyReads(tally, env, route, placed);

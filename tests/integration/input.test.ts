@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSy
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyContent, edit, htmlFiles, read, tmpDir } from '../helpers/site.ts';
+import { ownTemplates } from '../helpers/incremental.ts';
 import { renderErrors, renderSite } from '../helpers/render.ts';
 import { formatFailure } from '../../src/diagnostics.ts';
 
@@ -204,6 +205,55 @@ describe('[R-SAFE-9] content is read only from inside the content folder', () =>
     symlinkSync(outside, path.join(c, 'blog', slug!));
     const { stderr } = await failingBuild(c);
     expect(stderr).toMatch(new RegExp(`blog/${slug}/\\w+\\.md: error \\[outside-content\\]`));
+  });
+});
+
+describe('[R-SAFE-9] linked images follow the content rule', () => {
+  /** The first folder and the first file directly under a content copy's images folder. */
+  function imageEntries(c: string): { folder: string; file: string } {
+    const entries = readdirSync(path.join(c, 'images'), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    return { folder: entries.find((e) => e.isDirectory())!.name, file: entries.find((e) => e.isFile())!.name };
+  }
+
+  it('[R-SAFE-9] an image folder and an image file linked to places inside the content folder build as the files themselves', async () => {
+    const plain = copyContent();
+    const c = copyContent();
+    const images = path.join(c, 'images');
+    const { folder, file } = imageEntries(c);
+    renameSync(path.join(images, folder), path.join(c, `${folder}-linked`));
+    symlinkSync(`../${folder}-linked`, path.join(images, folder));
+    renameSync(path.join(images, file), path.join(c, `linked-${file}`));
+    symlinkSync(`../linked-${file}`, path.join(images, file));
+    // A link back to a folder above it is not followed again (no loop, no second copy).
+    symlinkSync('../images', path.join(c, `${folder}-linked`, 'up'));
+    const [want, got] = await Promise.all([renderSite(plain), renderSite(c)]);
+    expect([...got.out.memory.keys()].sort()).toEqual([...want.out.memory.keys()].sort());
+    for (const [f, bytes] of want.out.memory) expect(Buffer.compare(Buffer.from(got.out.memory.get(f)!), Buffer.from(bytes)), f).toBe(0);
+  });
+
+  it('[R-SAFE-9] an image or image folder linked to a place outside the content folder is an error naming the link', async () => {
+    const c = copyContent();
+    const images = path.join(c, 'images');
+    const { folder, file } = imageEntries(c);
+    const away = tmpDir('site-outside-');
+    renameSync(path.join(images, folder), path.join(away, folder));
+    symlinkSync(path.join(away, folder), path.join(images, folder));
+    renameSync(path.join(images, file), path.join(away, file));
+    symlinkSync(path.join(away, file), path.join(images, file));
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toContain(`images/${folder}: error [outside-content] is a link to a file outside the content folder`);
+    expect(stderr).toContain(`images/${file}: error [outside-content]`);
+    expect(stderr).not.toContain('missing-image');
+  });
+  it('[R-SAFE-4] an image a template names that the images folder lacks is reported as itself, once, not as a render error', async () => {
+    const c = copyContent();
+    const templates = ownTemplates(c);
+    edit(templates, 'pages/About.tsx', '<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-img={ctx.assets.image(\'nowhere/gone.jpg\').src}>');
+    const err = await renderErrors(c);
+    const report = formatFailure(err.stage, err.diagnostics);
+    expect(report).toMatch(/^images\/nowhere\/gone\.jpg: error \[missing-image\] image named in content does not exist under content\/images \(and on \d+ more routes\)$/m);
+    expect(report).not.toContain('[render]');
+    expect(report).not.toContain('\\x0a');
   });
 });
 
