@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import { startDevServer, type DevServer } from '../server/dev.ts';
 import type { RebuildReport } from './session.ts';
-import { RenderWorker } from './worker.ts';
+import { RenderWorker, WORKER_HEAP_LIMIT } from './worker.ts';
 import { esbuild } from '../require.ts';
 
 
@@ -33,8 +33,6 @@ export interface WatchHandle {
   close(): Promise<void>;
 }
 
-/** A render worker whose heap passes this is replaced (after the rebuild that crossed it). */
-export const WORKER_HEAP_LIMIT = 192 * 1024 * 1024;
 
 export interface WatchOptions {
   /** The module that runs the render worker (the CLI bundle). */
