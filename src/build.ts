@@ -313,7 +313,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   // but whose inode or change time did not, a swap by mv, is read: content/load.ts).
   const edited = new Set(changed);
   if (bodies) for (const p of site.posts) if (!isUnread(p)) edited.add(p.file);
-  const kept = bodies ? keyer.afterBodyEdits(last.routes, last.metas!, edited, readsList, textsOf) : undefined;
+  const kept = bodies ? keyer.afterBodyEdits(last.routes, (f) => last.metas![f], edited, readsList, textsOf) : undefined;
   const keys = kept ?? keyer.all(readsPosts && readsList, textsOf);
   const selected: Route[] = [];
   const splice: Route[] = [];

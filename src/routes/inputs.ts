@@ -157,21 +157,31 @@ export class InputKeys {
    * edited posts' own pages can change. Hashing every route's inputs was ~60-80 ms of a one-post
    * rebuild at 4,700 routes.
    */
-  afterBodyEdits(before: Readonly<Record<string, string>>, metasBefore: Readonly<Record<string, string>>, edited: ReadonlySet<string>, readsPosts: (file: string) => boolean, textsOf?: (file: string) => TextList | undefined): Map<string, string> | undefined {
+  afterBodyEdits(before: Readonly<Record<string, string>> | ReadonlyMap<string, string>, metasBefore: (file: string) => string | undefined, edited: ReadonlySet<string>, readsPosts: (file: string) => boolean, textsOf?: (file: string) => TextList | undefined): Map<string, string> | undefined {
     const { routes } = this.routes;
-    if (routes.length !== Object.keys(before).length || !routes.every((r) => before[r.file] !== undefined)) return undefined;
+    const keys = new Map(before instanceof Map ? before : Object.entries(before));
+    if (routes.length !== keys.size || !routes.every((r) => keys.has(r.file))) return undefined;
     const published = new Set<string>();
     for (const p of this.site.posts) {
       if (!edited.has(p.file)) continue;
       // Its versions too: a version without an image of its own shows another's (site.postImages).
-      for (const v of this.bySlug.get(p.slug) ?? []) if (metasBefore[v.file] === undefined || hashOf(this.metaOf(v)) !== metasBefore[v.file]) return undefined;
+      for (const v of this.bySlug.get(p.slug) ?? []) {
+        const was = metasBefore(v.file);
+        if (was === undefined || hashOf(this.metaOf(v)) !== was) return undefined;
+      }
       published.add(p.file);
     }
     // An edited file that holds no published post now must not have held one before.
-    for (const f of edited) if (!published.has(f) && metasBefore[f] !== undefined) return undefined;
-    const keys = new Map(Object.entries(before));
+    for (const f of edited) if (!published.has(f) && metasBefore(f) !== undefined) return undefined;
     for (const r of routes) if (r.kind === 'post' && published.has(r.post!.file)) keys.set(r.file, this.route(r, readsPosts(r.file), textsOf?.(r.file)));
     return keys;
+  }
+
+  /** The digest `metaDigests` gives the post of `file` (undefined: no published post there), made for that post alone. */
+  metaDigest(file: string): string | undefined {
+    const slug = file.split('/')[1];
+    const post = slug === undefined ? undefined : this.bySlug.get(slug)?.find((p) => p.file === file);
+    return post && hashOf(this.metaOf(post));
   }
 
   /** The key of every route by output file. */

@@ -11,6 +11,13 @@ import { fileForPath } from '../routes/paths.ts';
 import { IncrementalWriter, hashTree } from '../output/writer.ts';
 import { InputKeys, readsAfterRender, type PieceInputs } from '../routes/inputs.ts';
 import type { TextList } from '../render/reads.ts';
+import { isPostFile } from '../content/load.ts';
+
+/** Two records of what a piece read: the same texts (or all of them), the list of posts or not. */
+function sameMade(a: PieceInputs, b: PieceInputs): boolean {
+  if (a.posts !== b.posts || (a.texts === undefined) !== (b.texts === undefined)) return false;
+  return a.texts === undefined || (a.texts.length === b.texts!.length && a.texts.every((t, i) => t === b.texts![i]));
+}
 
 export interface RebuildReport {
   ok: boolean;
@@ -48,6 +55,13 @@ export class WatchSession {
    */
   private pages = new Map<string, { texts: TextList | undefined; pieces: string[] }>();
   private pieces = new Map<string, { made: PieceInputs; key: string }>();
+  /** The keyer of the rebuild `keys` come from: each post's digest as other pages saw it then (`afterBodyEdits`). */
+  private keyer?: InputKeys;
+  /**
+   * Content files changed since the rebuild `keys` come from (a failed rebuild keeps them here), by
+   * content-relative path; undefined once anything else changed: every route is keyed again.
+   */
+  private edited?: Set<string> = new Set();
 
   constructor(private readonly config: BuildConfig) {}
 
@@ -79,6 +93,14 @@ export class WatchSession {
       if (roots.includes(c) || !under(c, contentDir) || under(c, contentDir, 'images')) this.keys = undefined;
     }
     if (!changes.length) this.keys = undefined;
+    // Post files alone: only their own pages' keys can change (InputKeys.afterBodyEdits checks it).
+    for (const c of changes) {
+      const rel = under(c, contentDir) ? path.relative(contentDir, c).split(path.sep).join('/') : undefined;
+      if (rel !== undefined && isPostFile(rel)) this.edited?.add(rel);
+      else this.edited = undefined;
+    }
+    const edited = this.keys && this.edited;
+    const lastKeyer = this.keyer;
     let rendered = 0;
     const before = this.keys;
     let after: ((readNow: readonly string[], read: PagesRead | undefined) => Map<string, string>) | undefined;
@@ -93,9 +115,13 @@ export class WatchSession {
           const reads = this.readsPosts;
           const keyer = new InputKeys(site, routes, model, '');
           const textsOf = (file: string) => this.pages.get(file)?.texts;
-          const keys = keyer.all(before && ((file) => reads.has(file)), before && textsOf);
+          // After post edits that change no post as other pages see it, every other key holds, and
+          // so does every piece's (texts and the list of posts are as they were): O(edits), not
+          // O(routes) (~70 ms at 4,700 routes).
+          const quick = before && edited && lastKeyer ? keyer.afterBodyEdits(before, (f) => lastKeyer.metaDigest(f), edited, (file) => reads.has(file), textsOf) : undefined;
+          const keys = quick ?? keyer.all(before && ((file) => reads.has(file)), before && textsOf);
           const changed = new Set<string>();
-          if (before) for (const [id, p] of this.pieces) if (keyer.piece(id, p.made) !== p.key) changed.add(id);
+          if (before && !quick) for (const [id, p] of this.pieces) if (keyer.piece(id, p.made) !== p.key) changed.add(id);
           const only = before && ((r: Route) => keys.get(r.file) !== before.get(r.file) || (changed.size > 0 && (this.pages.get(r.file)?.pieces.some((id) => changed.has(id)) ?? true)));
           // Files of routes not rendered now stay on disk as they are.
           for (const r of routes.routes) if (only && !only(r)) keep.add(r.file);
@@ -105,9 +131,16 @@ export class WatchSession {
               this.pages.clear();
               this.pieces.clear();
             }
+            this.keyer = keyer;
+            this.edited = new Set();
             for (const [file, p] of read?.pages ?? []) this.pages.set(file, p);
-            for (const [id, m] of read?.pieces ?? []) this.pieces.set(id, { made: { texts: m.all ? undefined : m.texts, posts: m.posts }, key: '' });
-            for (const [id, p] of this.pieces) p.key = keyer.piece(id, p.made);
+            for (const [id, m] of read?.pieces ?? []) {
+              const made = { texts: m.all ? undefined : m.texts, posts: m.posts };
+              // Made as before, after edits that left every piece's inputs as they were: its key holds.
+              const was = this.pieces.get(id);
+              this.pieces.set(id, { made, key: quick && was && sameMade(was.made, made) ? was.key : '' });
+            }
+            for (const [id, p] of this.pieces) if (!quick || p.key === '') p.key = keyer.piece(id, p.made);
             const now = readsAfterRender(routes.routes, (r) => !only || only(r), before && reads, readNow);
             this.readsPosts = now.reads;
             if (now.changed || !only) return keyer.all((file) => now.reads.has(file), textsOf);
