@@ -2,7 +2,7 @@
  * The build, one straight line: load → check → route → assets → render → write → swap.
  * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, type Dirent } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
@@ -57,6 +57,8 @@ export interface BuildCache {
   model?: SiteModel;
   bundled?: BundledAssets;
   images?: ProcessedImages;
+  /** Watch: what has not changed since the last load (content/load.ts LoadOptions.unchanged). */
+  unchanged?: { listed: Map<string, Dirent[]>; stale(rel: string): boolean };
 }
 
 export interface BuildOptions {
@@ -497,7 +499,7 @@ function writeCompiled(file: string, code: CompiledCode): void {
 async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState, posts?: ParseCache, stamps?: InputStamps): Promise<Site | undefined> {
   const helper = state.helper;
   if (cache) cache.model = model;
-  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, ids: posts && stamps?.ids, onPost: helper && ((p) => helper.add(p.file, p.body)), listings: stamps?.listings, onRoutable: routeReferences(state.diags) }, state.diags);
+  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, ids: posts && stamps?.ids, onPost: helper && ((p) => helper.add(p.file, p.body)), listings: stamps?.listings, unchanged: cache?.unchanged, onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
   return site;
 }

@@ -48,6 +48,13 @@ export interface LoadOptions {
   stamps?: Readonly<Record<string, string>>;
   /** Each content file's inode and change time, with `stamps`: kept with a post, and compared with it too. */
   ids?: Readonly<Record<string, string>>;
+  /**
+   * Watch mode, with `cache`: what the session knows has not changed since the last load.
+   * `listed`: the blog's folders as listed then (the session drops those a change touched; filled
+   * here); `stale(rel)`: whether a file may have changed since (the watcher's events). A post that
+   * has not, and is no link, is taken as that load read it: its folder not listed, its file not read.
+   */
+  unchanged?: { listed: Map<string, Dirent[]>; stale(rel: string): boolean };
 }
 
 /**
@@ -59,6 +66,8 @@ interface CacheEntry {
   source: string;
   value: unknown;
   post?: BodyFacts & { stamp: string; id: string };
+  /** Watch mode: the post's body and what loading knew of it, when its file was last read (`LoadOptions.unchanged`). */
+  read?: { body: string; facts: BodyFacts };
 }
 
 /** Parse `source` of `rel` once per distinct text; failures are never cached (they report again). */
@@ -197,14 +206,23 @@ async function listDir(dir: string): Promise<string[]> {
 }
 
 /** The entries of a folder that exists, by name; one that cannot be read is an error naming it (a post would vanish silently). */
-function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: ReadonlyMap<string, Dirent[]>): Dirent[] {
+function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: ReadonlyMap<string, Dirent[]>, listed?: Map<string, Dirent[]>): Dirent[] {
   try {
-    return [...(listings?.get(dir) ?? readdirSync(dir, { withFileTypes: true }))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...(listings?.get(dir) ?? listedNow(dir, listed))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     diags.error({ code: 'blog', file: rel, message: `cannot read this folder (${code}): its posts would be left out of every language; make it readable (for example chmod u+rx) or remove it` });
     return [];
   }
+}
+
+/** The entries of `dir`: as `listed` holds them (a watch session's), else listed now (and kept there). */
+function listedNow(dir: string, listed?: Map<string, Dirent[]>): Dirent[] {
+  const kept = listed?.get(dir);
+  if (kept) return kept;
+  const entries = readdirSync(dir, { withFileTypes: true });
+  listed?.set(dir, entries);
+  return entries;
 }
 
 /** Read and validate everything; returns undefined when any error was reported. */
@@ -474,7 +492,7 @@ async function loadPosts(
   const blogDir = path.join(opts.contentDir, 'blog');
   let entries: Dirent[] = [];
   try {
-    entries = [...(opts.listings?.get(blogDir) ?? readdirSync(blogDir, { withFileTypes: true }))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = [...(opts.listings?.get(blogDir) ?? listedNow(blogDir, opts.unchanged?.listed))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     // No blog folder: no posts. One that cannot be read is an error, not an empty journal.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diags.error({ code: 'blog', file: 'blog', message: `cannot read the blog folder (${(err as NodeJS.ErrnoException).code}): make it readable` });
@@ -495,7 +513,7 @@ async function loadPosts(
       diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
       continue;
     }
-    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings)) {
+    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings, opts.unchanged?.listed)) {
       const name = file.name;
       const rel = `blog/${slug}/${name}`;
       const m = POST_FILE.exec(name);
@@ -521,6 +539,8 @@ async function loadPosts(
       // (Of the shape this version writes: a damaged cache entry only costs a read.)
       const facts = kept?.post;
       const unread = facts !== undefined && facts.stamp === stamp && facts.id === id && soundFacts(facts) && typeof kept!.value === 'object' && kept!.value !== null;
+      // Watch mode: as the last load read it, when no event said it changed since.
+      const watched = opts.unchanged && !linked && !opts.unchanged.stale(rel) ? opts.cache?.get(rel) : undefined;
       let source: string | undefined;
       let matter: NonNullable<ReturnType<typeof parseMatter>>;
       let body: string | undefined;
@@ -528,6 +548,9 @@ async function loadPosts(
       if (unread) {
         matter = kept!.value as typeof matter;
         known = facts;
+      } else if (watched?.read && typeof watched.value === 'object' && watched.value !== null) {
+        matter = watched.value as typeof matter;
+        ({ body, facts: known } = watched.read);
       } else {
         source = readContentTextSync(abs, rel, diags, root, { linked });
         if (source === undefined) continue;
@@ -541,6 +564,7 @@ async function loadPosts(
         body = parts.body;
         known = factsOf(body, true);
         if (stamp !== undefined && id !== undefined && cache instanceof KeptCache) cache.restamp(rel, { stamp, id, ...known });
+        if (opts.unchanged) cache!.get(rel)!.read = { body, facts: known };
       }
       if (!categories.includes(matter.category)) {
         source ??= readContentTextSync(abs, rel, diags, root, { linked }) ?? '';

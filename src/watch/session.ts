@@ -62,6 +62,12 @@ export class WatchSession {
    * content-relative path; undefined once anything else changed: every route is keyed again.
    */
   private edited?: Set<string> = new Set();
+  /**
+   * Content changed since the last good rebuild (the watcher's events), by content-relative path;
+   * a changed folder counts for everything under it. `all`: nothing known (the first rebuild, a
+   * replaced folder). Posts outside it are taken from the last load (content/load.ts `unchanged`).
+   */
+  private stale = { all: true, paths: new Set<string>() };
 
   constructor(private readonly config: BuildConfig) {}
 
@@ -93,6 +99,7 @@ export class WatchSession {
       if (roots.includes(c) || !under(c, contentDir) || under(c, contentDir, 'images')) this.keys = undefined;
     }
     if (!changes.length) this.keys = undefined;
+    this.noteStale(changes);
     // Post files alone: only their own pages' keys can change (InputKeys.afterBodyEdits checks it).
     for (const c of changes) {
       const rel = under(c, contentDir) ? path.relative(contentDir, c).split(path.sep).join('/') : undefined;
@@ -155,6 +162,9 @@ export class WatchSession {
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
     this.keys = after?.(result.readsPosts ?? [], result.read);
+    // Every file a change named was read by this good rebuild. (A failed one may have stopped before
+    // reading the posts: its changes stay stale for the next.)
+    this.stale = { all: false, paths: new Set() };
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {
@@ -167,6 +177,36 @@ export class WatchSession {
       warnings: result.diagnostics.filter((d) => d.severity === 'warning').length,
       warningList: result.diagnostics.filter((d) => d.severity !== 'error').map((d) => formatDiagnostic(d)),
     };
+  }
+
+  /** Mark what `changes` may have changed as stale, and drop the folder listings they touched. */
+  private noteStale(changes: readonly string[]): void {
+    const { contentDir } = this.config;
+    const unchanged = (this.cache.unchanged ??= { listed: new Map(), stale: (rel) => this.isStale(rel) });
+    for (const c of changes) {
+      if (c === contentDir || !c.startsWith(contentDir + path.sep)) {
+        // The content folder replaced: nothing is known. (Templates, client: the posts are as they were.)
+        if (c === contentDir) {
+          this.stale.all = true;
+          unchanged.listed.clear();
+        }
+        continue;
+      }
+      this.stale.paths.add(path.relative(contentDir, c).split(path.sep).join('/'));
+      // The folder holding it, and the path itself and everything under it if it is (or was) a folder.
+      unchanged.listed.delete(path.dirname(c));
+      for (const dir of unchanged.listed.keys()) if (dir === c || dir.startsWith(c + path.sep)) unchanged.listed.delete(dir);
+    }
+    if (!changes.length) {
+      this.stale.all = true;
+      unchanged.listed.clear();
+    }
+  }
+
+  private isStale(rel: string): boolean {
+    if (this.stale.all) return true;
+    for (let i = rel.length; i > 0; i = rel.lastIndexOf('/', i - 1)) if (this.stale.paths.has(rel.slice(0, i))) return true;
+    return false;
   }
 
   /** The output file a URL path is served from (for tests and logs). */

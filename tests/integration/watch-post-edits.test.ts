@@ -2,9 +2,10 @@
  * [R-INC-2][R-BUILD-7] A watch session after post body edits: only the edited posts' pages are keyed
  * and rendered again (the keys of every other route, and of every layout piece, hold when no post
  * changed as other pages see it), and the output stays what a cold build of the same content
- * writes, through a rebuild that failed in between (its edits are keyed by the next one).
+ * writes, through a rebuild that failed in between (its edits are keyed by the next one). Posts no
+ * event named are neither listed nor read again; the folders and files events name are.
  */
-import { readdirSync } from 'node:fs';
+import { cpSync, readdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_TABLE_COLUMNS } from '../../src/content/markdown.ts';
@@ -41,10 +42,51 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     expect(fixed.rendered).toBe(1); // a again; b is back as the last good build has it
     expect(await differencesFromCold(content, out)).toEqual([]);
 
+    // A post edited in a rebuild that fails before the posts are read (site.yaml broken): the next reads it.
+    edit(content, a!, 'A paragraph edited while another post was broken.', 'A paragraph edited while site.yaml was broken.');
+    edit(content, 'site.yaml', /^languages: /m, 'languages: [[[ ');
+    expect((await session.rebuild([abs(a!), abs('site.yaml')])).ok).toBe(false);
+    edit(content, 'site.yaml', /^languages: \[\[\[ /m, 'languages: ');
+    expect((await session.rebuild([abs('site.yaml')])).ok).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+
     edit(content, a!, /^title: .*$/m, 'title: "A title edited while watching"');
     const titled = await session.rebuild([abs(a!)]);
     expect(titled.ok, titled.error).toBe(true);
     expect(titled.rendered).toBeGreaterThan(1);
     expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+  it('posts added, removed, renamed and given a new language, as the watcher names them (files and folders): each rebuild as a cold build', async () => {
+    const { content, out } = fresh();
+    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    expect((await session.rebuild([])).ok).toBe(true);
+    const blog = path.join(content, 'blog');
+    const [first, second, third] = readdirSync(blog).sort();
+    const rebuilt = async (...changes: string[]) => {
+      const r = await session.rebuild(changes.map((c) => path.join(blog, c)));
+      expect(r.ok, r.error).toBe(true);
+      expect(await differencesFromCold(content, out)).toEqual([]);
+    };
+    // A copy of a post under a new slug (a folder and its files appear).
+    cpSync(path.join(blog, first!), path.join(blog, 'copied-while-watching'), { recursive: true });
+    await rebuilt('copied-while-watching', 'copied-while-watching/en.md');
+    // A language version removed, then written again with a new body.
+    const es = path.join(blog, second!, 'es.md');
+    const text = readFileSync(es, 'utf8');
+    rmSync(es);
+    await rebuilt(`${second}/es.md`);
+    writeFileSync(es, `${text}\nOtra frase.\n`);
+    await rebuilt(`${second}/es.md`);
+    // A folder renamed (the watcher names both folders), then one removed (the folder alone).
+    renameSync(path.join(blog, third!), path.join(blog, `${third}-moved`));
+    await rebuilt(third!, `${third}-moved`);
+    rmSync(path.join(blog, 'copied-while-watching'), { recursive: true });
+    await rebuilt('copied-while-watching');
+    // A folder replaced by another of the same name with fewer files (the folder alone is named).
+    const [, , , fourth] = readdirSync(blog).sort();
+    rmSync(path.join(blog, first!), { recursive: true });
+    cpSync(path.join(blog, fourth!), path.join(blog, first!), { recursive: true });
+    for (const f of readdirSync(path.join(blog, first!))) if (f !== 'en.md') rmSync(path.join(blog, first!, f));
+    await rebuilt(first!);
   });
 });
