@@ -66,8 +66,11 @@ interface CacheEntry {
   source: string;
   value: unknown;
   post?: BodyFacts & { stamp: string; id: string };
-  /** Watch mode: the post's body and what loading knew of it, when its file was last read (`LoadOptions.unchanged`). */
-  read?: { body: string; facts: BodyFacts };
+  /**
+   * Watch mode: the post's body and what loading knew of it, when its file was last read
+   * (`LoadOptions.unchanged`), and the post made from them (taken again as it is: frozen already).
+   */
+  read?: { body: string; facts: BodyFacts; post?: Post };
 }
 
 /** Parse `source` of `rel` once per distinct text; failures are never cached (they report again). */
@@ -545,12 +548,14 @@ async function loadPosts(
       let matter: NonNullable<ReturnType<typeof parseMatter>>;
       let body: string | undefined;
       let known: BodyFacts;
+      let made: Post | undefined;
       if (unread) {
         matter = kept!.value as typeof matter;
         known = facts;
       } else if (watched?.read && typeof watched.value === 'object' && watched.value !== null) {
         matter = watched.value as typeof matter;
         ({ body, facts: known } = watched.read);
+        made = watched.read.post;
       } else {
         source = readContentTextSync(abs, rel, diags, root, { linked });
         if (source === undefined) continue;
@@ -579,8 +584,9 @@ async function loadPosts(
       // A post read now holds its body; one not read gets it from its file on first use (frozen
       // now: deepFreeze, reading every value, would read every body).
       const loaded: Post =
-        body !== undefined ? { ...matter, body, slug, lang, file: rel } : Object.freeze(Object.assign(unreadPost(abs, rel), matter, { tags: Object.freeze(matter.tags) as string[], slug, lang, file: rel }));
+        made ?? (body !== undefined ? { ...matter, body, slug, lang, file: rel } : Object.freeze(Object.assign(unreadPost(abs, rel), matter, { tags: Object.freeze(matter.tags) as string[], slug, lang, file: rel })));
       noteBody(loaded, known);
+      if (opts.unchanged && !linked) cache!.get(rel)!.read!.post = loaded;
       opts.onPost?.(loaded);
       posts.push(loaded);
     }
