@@ -2,7 +2,7 @@
  * The build, one straight line: load → check → route → assets → render → write → swap.
  * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import type { BuildConfig } from './config.ts';
@@ -17,7 +17,7 @@ import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedI
 import { listFilesWithin, writeFileAtomic } from './files.ts';
 import { OUTSIDE_CONTENT } from './content/read.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
-import type { ParseCache } from './content/load.ts';
+import type { ParseCache, Unchanged } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
@@ -58,7 +58,7 @@ export interface BuildCache {
   bundled?: BundledAssets;
   images?: ProcessedImages;
   /** Watch: what has not changed since the last load (content/load.ts LoadOptions.unchanged). */
-  unchanged?: { listed: Map<string, Dirent[]>; stale(rel: string): boolean };
+  unchanged?: Unchanged;
 }
 
 export interface BuildOptions {

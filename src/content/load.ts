@@ -48,13 +48,19 @@ export interface LoadOptions {
   stamps?: Readonly<Record<string, string>>;
   /** Each content file's inode and change time, with `stamps`: kept with a post, and compared with it too. */
   ids?: Readonly<Record<string, string>>;
-  /**
-   * Watch mode, with `cache`: what the session knows has not changed since the last load.
-   * `listed`: the blog's folders as listed then (the session drops those a change touched; filled
-   * here); `stale(rel)`: whether a file may have changed since (the watcher's events). A post that
-   * has not, and is no link, is taken as that load read it: its folder not listed, its file not read.
-   */
-  unchanged?: { listed: Map<string, Dirent[]>; stale(rel: string): boolean };
+  /** Watch mode, with `cache`: what the session knows has not changed since the last load. */
+  unchanged?: Unchanged;
+}
+
+/**
+ * What a watch session knows has not changed since its last load. `listed`: the blog's folders as
+ * listed then (the session drops those a change touched; filled by the load); `stale(rel)`: whether
+ * a file may have changed since (the watcher's events). A post that has not, and is no link, is
+ * taken as that load made it: its folder not listed, its file not read.
+ */
+export interface Unchanged {
+  listed: Map<string, Dirent[]>;
+  stale(rel: string): boolean;
 }
 
 /**
