@@ -154,13 +154,23 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
 }
 
 /**
- * Every file under the content folder as the build may read it: links followed (a post folder or
- * text table may be a link, its target edited or relinked), dotfiles too (a stray file in a post
- * folder is an error a build must report). A folder reached twice through links is listed once.
+ * Every file under the content folder as the build may read it: links followed while they stay
+ * inside it (a post folder or text table may be a link, its target edited or relinked), dotfiles
+ * too (a stray file in a post folder is an error a build must report). A folder reached twice
+ * through links is listed once. A link leading out of the content folder, to nothing or into a
+ * loop counts as the link alone: nothing behind it is listed, stamped or read (the build reports
+ * it: outside-content, or a missing file).
  */
 function contentFiles(root: string, listings?: Map<string, Dirent[]>): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
+  let rootReal: string | undefined;
+  try {
+    rootReal = realpathSync.native(root);
+  } catch {
+    return out;
+  }
+  const inside = (real: string) => real === rootReal || real.startsWith(rootReal + path.sep);
   // `real`: the folder's path with links resolved. Only a link needs realpath(3) (a cycle or a
   // folder reached twice goes through one); a plain folder's is its parent's plus its name.
   const walk = (dir: string, rel: string, real: string | undefined): void => {
@@ -186,8 +196,18 @@ function contentFiles(root: string, listings?: Map<string, Dirent[]>): string[] 
       const full = path.join(dir, e.name);
       // A link counts by what it points to, and the link itself (relinking to an equal file changes it).
       const link = e.isSymbolicLink();
-      const isDir = e.isDirectory() || (link && statSync(full, { throwIfNoEntry: false })?.isDirectory());
-      if (link) out.push(`${sub}@${readlinkSync(full)}`);
+      let isDir = e.isDirectory();
+      if (link) {
+        out.push(`${sub}@${readlinkSync(full)}`);
+        let target: string;
+        try {
+          target = realpathSync.native(full);
+        } catch {
+          continue; // to nothing, or a loop (ELOOP)
+        }
+        if (!inside(target)) continue;
+        isDir = statSync(full, { throwIfNoEntry: false })?.isDirectory() ?? false;
+      }
       if (isDir) walk(full, sub, link ? undefined : path.join(real, e.name));
       else out.push(sub);
     }

@@ -3,10 +3,11 @@
  * binary files, control characters, YAML alias bombs and oversized files (issue 14, part 4).
  * Every case builds a changed copy of the content with the real CLI.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyContent, edit, htmlFiles, read, tmpDir } from '../helpers/site.ts';
+import { copyContent, edit, EPOCH, htmlFiles, read, ROOT, runMain, tmpDir } from '../helpers/site.ts';
 import { ownTemplates } from '../helpers/incremental.ts';
 import { renderErrors, renderSite } from '../helpers/render.ts';
 import { formatFailure } from '../../src/diagnostics.ts';
@@ -245,6 +246,32 @@ describe('[R-SAFE-9] linked images follow the content rule', () => {
     expect(stderr).toContain(`images/${file}: error [outside-content]`);
     expect(stderr).not.toContain('missing-image');
   });
+  it('[R-SAFE-9] nothing behind a link out of the content folder is read, even by the check for changes (a named pipe there would block a read)', async () => {
+    const c = copyContent();
+    const away = path.join(tmpDir('site-outside-'), 'photos');
+    mkdirSync(away);
+    execFileSync('mkfifo', [path.join(away, 'blocks-a-read.svg')]);
+    symlinkSync(away, path.join(c, 'images', 'photos'));
+    // Its own process, with a time limit: a read of the pipe would never return.
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--content', c, '--out', path.join(path.dirname(c), 'dist')], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, timeout: 60_000 }, (err, _out, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+      ),
+    );
+    expect(r.stderr).toContain('images/photos: error [outside-content]');
+    expect(r.code).toBe(1);
+  });
+
+  it('[R-SAFE-4] a link to itself or into a loop is left out like a link to nothing, not a crash', async () => {
+    const c = copyContent();
+    symlinkSync('self.svg', path.join(c, 'images', 'self.svg'));
+    symlinkSync('b.yaml', path.join(c, 'data', 'a.yaml'));
+    symlinkSync('a.yaml', path.join(c, 'data', 'b.yaml'));
+    const r = await runMain(['build', '--quiet', '--content', c, '--out', path.join(path.dirname(c), 'dist')]);
+    expect(r.stderr).not.toContain('ELOOP');
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('[R-SAFE-4] an image a template names that the images folder lacks is reported as itself, once, not as a render error', async () => {
     const c = copyContent();
     const templates = ownTemplates(c);
