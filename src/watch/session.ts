@@ -84,6 +84,10 @@ export class WatchSession {
     // Drop what the changes make stale.
     const under = (c: string, ...dir: string[]) => c.startsWith(path.join(...dir) + path.sep);
     const roots = [contentDir, this.config.templatesDir, this.config.clientDir];
+    // An image or images folder may be a link: the watcher names a change at the link's target (a
+    // folder beside the images), so any content path but the posts, texts and data may be an image.
+    const images = (c: string) =>
+      under(c, contentDir, 'images') || (under(c, contentDir) && !/\.ya?ml$/.test(c) && !['blog', 'i18n', 'data'].some((d) => c === path.join(contentDir, d) || under(c, contentDir, d)));
     for (const c of changes) {
       if (roots.includes(c)) {
         // A folder was removed and came back (or was replaced): nothing cached from it holds.
@@ -94,9 +98,9 @@ export class WatchSession {
       else if (under(c, this.config.clientDir)) Object.assign(this.cache, { bundled: undefined, templates: undefined });
       else if (under(c, this.config.templatesDir, 'model')) Object.assign(this.cache, { templates: undefined, model: undefined });
       else if (under(c, this.config.templatesDir)) this.cache.templates = undefined;
-      if (under(c, contentDir, 'images')) this.cache.images = undefined;
+      if (images(c)) this.cache.images = undefined;
       // Route keys cover content; what every page is made with (templates, styles, script, images) renders them all.
-      if (roots.includes(c) || !under(c, contentDir) || under(c, contentDir, 'images')) this.keys = undefined;
+      if (roots.includes(c) || !under(c, contentDir) || images(c)) this.keys = undefined;
     }
     if (!changes.length) this.keys = undefined;
     this.noteStale(changes);

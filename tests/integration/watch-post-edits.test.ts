@@ -5,7 +5,7 @@
  * writes, through a rebuild that failed in between (its edits are keyed by the next one). Posts no
  * event named are neither listed nor read again; the folders and files events name are.
  */
-import { cpSync, readdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_TABLE_COLUMNS } from '../../src/content/markdown.ts';
@@ -88,5 +88,26 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     cpSync(path.join(blog, fourth!), path.join(blog, first!), { recursive: true });
     for (const f of readdirSync(path.join(blog, first!))) if (f !== 'en.md') rmSync(path.join(blog, first!, f));
     await rebuilt(first!);
+  });
+
+  it('an images folder linked into the content folder and relinked to another copy: the watcher names the target, the images are made again', async () => {
+    const { content, out } = fresh({ english: true });
+    const images = path.join(content, 'images');
+    const folder = readdirSync(images, { withFileTypes: true }).find((e) => e.isDirectory())!.name;
+    const media = path.join(content, 'media');
+    mkdirSync(media);
+    renameSync(path.join(images, folder), path.join(media, 'one'));
+    symlinkSync('../media/one', path.join(images, folder));
+    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    expect((await session.rebuild([])).ok).toBe(true);
+    // A second copy with its SVGs recoloured, then the link pointed at it (chokidar reports the copy's path).
+    cpSync(path.join(media, 'one'), path.join(media, 'two'), { recursive: true });
+    for (const svg of readdirSync(path.join(media, 'two')).filter((f) => f.endsWith('.svg')))
+      writeFileSync(path.join(media, 'two', svg), readFileSync(path.join(media, 'two', svg), 'utf8').replace(/fill="#[0-9a-fA-F]+"/g, 'fill="#00ff00"'));
+    unlinkSync(path.join(images, folder));
+    symlinkSync('../media/two', path.join(images, folder));
+    const r = await session.rebuild([path.join(media, 'two')]);
+    expect(r.ok, r.error).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
   });
 });
