@@ -499,16 +499,18 @@ async function loadPosts(
   leftOut: readonly string[] = [],
 ): Promise<Post[]> {
   const blogDir = path.join(opts.contentDir, 'blog');
+  const blogLinked = lstatSync(blogDir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  // A linked folder's changes are named at its target by the watcher: listed anew every time.
+  const listed = blogLinked ? undefined : opts.unchanged?.listed;
   let entries: Dirent[] = [];
   try {
-    entries = [...(opts.listings?.get(blogDir) ?? listedNow(blogDir, opts.unchanged?.listed))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = [...(opts.listings?.get(blogDir) ?? listedNow(blogDir, listed))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     // No blog folder: no posts. One that cannot be read is an error, not an empty journal.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diags.error({ code: 'blog', file: 'blog', message: `cannot read the blog folder (${(err as NodeJS.ErrnoException).code}): make it readable` });
   }
   const posts: Post[] = [];
   const root: ContentRoot = { dir: opts.contentDir };
-  const blogLinked = lstatSync(blogDir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
   // Synchronous reads: thousands of small files come out of the page cache faster one after the
   // other than through the promise API's thread-pool round trips (see output/writer.ts).
   for (const entry of entries) {
@@ -522,7 +524,7 @@ async function loadPosts(
       diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
       continue;
     }
-    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings, opts.unchanged?.listed)) {
+    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings, entry.isSymbolicLink() ? undefined : listed)) {
       const name = file.name;
       const rel = `blog/${slug}/${name}`;
       const m = POST_FILE.exec(name);

@@ -110,4 +110,22 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     expect(r.ok, r.error).toBe(true);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
+
+  it('a post folder linked to a folder inside the content folder gains a language there: the watcher names the target, the post is listed again', async () => {
+    const { content, out } = fresh();
+    const blog = path.join(content, 'blog');
+    const slug = readdirSync(blog).sort().find((d) => readdirSync(path.join(blog, d)).includes('es.md'))!;
+    const kept = path.join(content, 'kept', slug);
+    mkdirSync(path.dirname(kept));
+    renameSync(path.join(blog, slug), kept);
+    const es = readFileSync(path.join(kept, 'es.md'), 'utf8');
+    rmSync(path.join(kept, 'es.md'));
+    symlinkSync(`../kept/${slug}`, path.join(blog, slug));
+    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    expect((await session.rebuild([])).ok).toBe(true);
+    writeFileSync(path.join(kept, 'es.md'), es);
+    const r = await session.rebuild([path.join(kept, 'es.md')]);
+    expect(r.ok, r.error).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
 });
