@@ -520,16 +520,20 @@ function checkAndRoute(config: BuildConfig, model: SiteModel, loaded: Site, diag
   checkContent(site, model, diags);
   const images = model.images?.(site) ?? [];
   const report = siteReport(site, diags);
-  for (const img of images)
-    if (!existsSync(path.join(config.contentDir, 'images', img.file))) report.error(img.at, `images/${img.file} does not exist under the content folder`, 'missing-image');
+  // Named images are looked up in the folder as the image stage lists it (links followed inside
+  // the content folder): a name that exists only through a link loop, or names a folder, is missing here.
+  const listed = listFilesWithin(path.join(config.contentDir, 'images'), config.contentDir);
+  const imageFiles = new Set(listed.files);
+  // (Behind a link out of the content folder, a name is that link's error, not a missing image.)
+  const imageExists = (file: string) => imageFiles.has(file) || listed.outside.some((o) => o === '' || file === o || file.startsWith(`${o}/`));
+  for (const img of images) if (!imageExists(img.file)) report.error(img.at, `images/${img.file} does not exist under the content folder`, 'missing-image');
   // A HEIC or RAW file among the images is reported with the missing ones, not in a later run;
   // so is a link out of the content folder (never read: it would publish whatever it points to).
-  const listed = listFilesWithin(path.join(config.contentDir, 'images'), config.contentDir);
   for (const rel of listed.outside) diags.error({ code: 'outside-content', file: rel ? `images/${rel}` : 'images', message: OUTSIDE_CONTENT });
   for (const rel of unconvertible(listed.files, new Set([ICON, TOUCH_ICON]))) diags.error({ code: 'image', file: `images/${rel}`, message: NOT_CONVERTIBLE });
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.
-  const inPosts = checkPostRefs(site, routes, config.contentDir, diags);
+  const inPosts = checkPostRefs(site, routes, config.contentDir, diags, imageExists);
   const postImages = sharedPostImages(site, inPosts);
   if (Object.keys(postImages).length) site = Object.freeze({ ...site, postImages: Object.freeze(postImages) });
   const uses: ImageUses = {

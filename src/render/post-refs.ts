@@ -5,7 +5,7 @@
  * pipeline's <picture>. The build checks every reference first (checkPostRefs), so rendering never
  * meets a broken one.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostics } from '../diagnostics.ts';
 import type { Post, Site } from '../content/model.ts';
@@ -77,11 +77,12 @@ export interface PostImageUse {
 }
 
 /**
- * Check every image and same-site or relative link of every post; returns the images the posts
+ * Check every image (`imageExists`: in the images folder as the image stage lists it) and
+ * same-site or relative link of every post; returns the images the posts
  * use (each post's in the order they appear), so the image stage encodes and names them and the
  * post is shared with its first one.
  */
-export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics): PostImageUse[] {
+export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string, diags: Diagnostics, imageExists: (file: string) => boolean): PostImageUse[] {
   const images: PostImageUse[] = [];
   const targets = new Map<string, string>();
   linkTargets.set(routes, targets);
@@ -92,7 +93,7 @@ export function checkPostRefs(site: Site, routes: RouteTable, contentDir: string
       if (ref.image) {
         const r = resolvePostImage(post, ref.href);
         if ('error' in r) report(ref.raw, r.error);
-        else if (!existsSync(path.join(contentDir, 'images', r.file))) report(ref.raw, `image "${ref.href}" does not exist (content/images/${r.file})`);
+        else if (!imageExists(r.file)) report(ref.raw, `image "${ref.href}" does not exist (content/images/${r.file})`);
         else images.push({ post, file: r.file, alt: ref.text });
       } else {
         const kind = linkKind(ref.href);

@@ -262,6 +262,17 @@ describe('[R-SAFE-9] linked images follow the content rule', () => {
     expect(r.code).toBe(1);
   });
 
+  it('[R-SAFE-9] an image named through a link back into a folder above it is missing, at the line that names it', async () => {
+    const c = copyContent();
+    const data = readdirSync(path.join(c, 'data')).sort().find((f) => /file: [\w-]+\/[\w.-]+/.test(readFileSync(path.join(c, 'data', f), 'utf8')))!;
+    const [, folder, name] = /file: ([\w-]+)\/([\w.-]+)/.exec(readFileSync(path.join(c, 'data', data), 'utf8'))!;
+    symlinkSync('..', path.join(c, 'images', folder!, 'up'));
+    edit(c, `data/${data}`, `file: ${folder}/${name}`, `file: ${folder}/up/${folder}/${name}`);
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toMatch(new RegExp(`^data/${data.replace('.', '\\.')}:${lineOf(c, `data/${data}`, /\/up\//)}:\\d+: error \\[missing-image\\] .*images/${folder}/up/${folder}/${name!.replace('.', '\\.')} does not exist`, 'm'));
+    expect(stderr).not.toContain('[render]');
+  });
+
   it('[R-SAFE-4] a link to itself or into a loop is left out like a link to nothing, not a crash', async () => {
     const c = copyContent();
     symlinkSync('self.svg', path.join(c, 'images', 'self.svg'));
