@@ -12,6 +12,7 @@ import { IncrementalWriter, hashTree } from '../output/writer.ts';
 import { InputKeys, readsAfterRender, type PieceInputs } from '../routes/inputs.ts';
 import type { TextList } from '../render/reads.ts';
 import { isPostFile } from '../content/load.ts';
+import { IGNORED } from './ignored.ts';
 
 /** Two records of what a piece read: the same texts (or all of them), the list of posts or not. */
 function sameMade(a: PieceInputs, b: PieceInputs): boolean {
@@ -163,12 +164,14 @@ export class WatchSession {
       });
     } catch (err) {
       if (!(err instanceof BuildError)) throw err;
+      this.keepWatchedListings(true);
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
     this.keys = after?.(result.readsPosts ?? [], result.read);
     // Every file a change named was read by this good rebuild. (A failed one may have stopped before
     // reading the posts: its changes stay stale for the next.)
     this.stale = { all: false, paths: new Set() };
+    this.keepWatchedListings();
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {
@@ -205,6 +208,18 @@ export class WatchSession {
       this.stale.all = true;
       unchanged.listed.clear();
     }
+  }
+
+  /**
+   * Drop the kept listings that hold a name the watcher ignores (a swap file, a dotfile: its removal
+   * raises no event, and a build reports it in a post folder); after a failed rebuild, all of them
+   * (what failed may be such a name, gone since).
+   */
+  private keepWatchedListings(failed = false): void {
+    const listed = this.cache.unchanged?.listed;
+    if (!listed) return;
+    if (failed) listed.clear();
+    else for (const [dir, entries] of listed) if (entries.some((e) => IGNORED.test(e.name))) listed.delete(dir);
   }
 
   private isStale(rel: string): boolean {

@@ -12,6 +12,7 @@ import type { BuildConfig } from '../config.ts';
 import { startDevServer, type DevServer } from '../server/dev.ts';
 import type { RebuildReport } from './session.ts';
 import { RenderWorker, WORKER_HEAP_LIMIT } from './worker.ts';
+import { IGNORED } from './ignored.ts';
 import { esbuild } from '../require.ts';
 
 
@@ -135,18 +136,6 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       server?.reload();
     } else server?.setError(r.error);
   };
-  // The server starts first, so a first build that fails (or never ends) is shown in the browser too.
-  // If starting fails (address not available, every port taken, the worker gone), nothing may stay
-  // behind: a live render thread or socket would keep the process from exiting.
-  let server: DevServer | undefined;
-  try {
-    server = await startDevServer({ root: config.outDir, port: opts.port, host: opts.host, reloadScript: await bundleReloadScript(config.clientDir) });
-    report(await rebuild([]));
-  } catch (err) {
-    await Promise.allSettled([worker.terminate(), server?.close()]);
-    throw err;
-  }
-
   const pending = new Set<string>();
   /** Modification time of each changed file when a rebuild took it. */
   const taken = new Map<string, number>();
@@ -171,21 +160,46 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
         if (pending.size) flush();
       });
   };
-  const watcher: FSWatcher = chokidarWatch([config.contentDir, config.templatesDir, config.clientDir], {
-    ignoreInitial: true,
-    // Editors' swap and backup files, and our own temporary files.
-    ignored: (p: string) => /(^|[/\\])(\.[^/\\]*|.*~|.*\.sw[a-p]|.*\.tmp)$/.test(p),
-  });
-  watcher.on('all', (_event, file) => {
-    const abs = path.resolve(file);
-    enqueue(abs);
-    // chokidar drops a second change of one file within 50 ms: look again after that window,
-    // so the last save is never lost.
-    setTimeout(() => {
-      if (!pending.has(abs) && taken.has(abs) && mtimeOf(abs) !== taken.get(abs)) enqueue(abs);
-    }, RECHECK_MS).unref();
-  });
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  let watcher: FSWatcher | undefined;
+  const watch = (): FSWatcher => {
+    const w = chokidarWatch([config.contentDir, config.templatesDir, config.clientDir], {
+      ignoreInitial: true,
+      ignored: (p: string) => IGNORED.test(p),
+    });
+    w.on('all', (_event, file) => {
+      const abs = path.resolve(file);
+      enqueue(abs);
+      // chokidar drops a second change of one file within 50 ms: look again after that window,
+      // so the last save is never lost.
+      setTimeout(() => {
+        if (!pending.has(abs) && taken.has(abs) && mtimeOf(abs) !== taken.get(abs)) enqueue(abs);
+      }, RECHECK_MS).unref();
+    });
+    // A path it cannot watch (a link into a loop, ELOOP) is reported, not the end of the session.
+    w.on('error', (err) => void (closing || opts.log(`[${time()}] ✗ cannot watch: ${(err as Error).message}`)));
+    return w;
+  };
+  // The server starts first, so a first build that fails (or never ends) is shown in the browser too.
+  // If starting fails (address not available, every port taken, the worker gone), nothing may stay
+  // behind: a live render thread, watcher or socket would keep the process from exiting.
+  let server: DevServer | undefined;
+  try {
+    server = await startDevServer({ root: config.outDir, port: opts.port, host: opts.host, reloadScript: await bundleReloadScript(config.clientDir) });
+    // Watching starts before the first build reads anything: a save while it runs (or before the
+    // watcher was ready, as it used to be) is the next rebuild, since a session reads again only
+    // what the watcher names.
+    watcher = watch();
+    await new Promise<void>((resolve) => watcher!.once('ready', () => resolve()));
+    const first = rebuild([]);
+    running = first.then(() => undefined, () => undefined);
+    report(await first);
+    running = undefined;
+    if (pending.size) flush();
+  } catch (err) {
+    await Promise.allSettled([worker.terminate(), server?.close(), watcher?.close()]);
+    throw err;
+  }
+
 
   // chokidar stops watching a folder that is removed: look at the roots themselves, and watch a
   // folder again (and rebuild everything from it) when it is back or was replaced by another.
@@ -202,8 +216,8 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
         continue;
       }
       opts.log(`[${time()}] ${dir} is back: watching it again`);
-      void watcher.unwatch(dir);
-      watcher.add(dir);
+      void watcher!.unwatch(dir);
+      watcher!.add(dir);
       enqueue(dir);
     }
   }, POLL_MS);
@@ -222,7 +236,7 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       if (timer) clearTimeout(timer);
       // The worker first: a render stuck in a loop must not hold up the exit.
       await worker.terminate();
-      await Promise.all([watcher.close(), server.close()]);
+      await Promise.all([watcher!.close(), server!.close()]);
     },
   };
 }

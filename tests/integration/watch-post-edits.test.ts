@@ -128,4 +128,20 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     expect(r.ok, r.error).toBe(true);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
+
+  it('a swap file in a post folder fails the rebuild as a cold build fails; once it is gone (no event) the next rebuild succeeds', async () => {
+    const { content, out } = fresh({ english: true });
+    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    expect((await session.rebuild([])).ok).toBe(true);
+    const [a, b] = readdirSync(path.join(content, 'blog')).sort().map((slug) => `blog/${slug}/en.md`);
+    const swap = path.join(content, path.dirname(a!), '.en.md.swp');
+    writeFileSync(swap, 'b0VIM 9.0');
+    edit(content, a!, /\n*$/, '\n\nSaved in vim.\n');
+    expect((await session.rebuild([path.join(content, a!)])).ok).toBe(false);
+    rmSync(swap); // the watcher ignores swap files: no event
+    edit(content, b!, /\n*$/, '\n\nAnother post saved.\n');
+    const r = await session.rebuild([path.join(content, b!)]);
+    expect(r.ok, r.error).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
 });

@@ -122,6 +122,19 @@ describe('[R-SAFE-5][R-BUILD-7] watch survives broken starts, vanishing folders 
     expect(s.child.exitCode).toBeNull();
   });
 
+  it('[R-SAFE-5] a link into a loop put into the content folder is reported, and watching goes on', async () => {
+    const images = path.join(s.dir, 'content', 'images');
+    symlinkSync('loop-a.svg', path.join(images, 'loop-b.svg'));
+    symlinkSync('loop-b.svg', path.join(images, 'loop-a.svg'));
+    await until(() => /cannot watch/.test(s.stdout), 'the watcher to report the loop', s);
+    const mark = s.stdout.length;
+    change(s, 'content/data/health.yaml', /intervalMonths: \d+/, 'intervalMonths: 5');
+    await until(() => /content\/data\/health\.yaml → \d+ page/.test(s.stdout.slice(mark)), 'a rebuild after the loop', s);
+    expect(s.child.exitCode).toBeNull();
+    rmSync(path.join(images, 'loop-a.svg'));
+    rmSync(path.join(images, 'loop-b.svg'));
+  });
+
   it('[R-SAFE-5] a render past the time limit is stopped with the route and template named; fixing the file rebuilds', async () => {
     const errors = countOf(s.events, 'event: build-error');
     change(s, 'templates/pages/NotFound.tsx', '  const { t, route, site } = ctx;', LOOP);
