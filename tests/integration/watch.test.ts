@@ -31,15 +31,23 @@ async function until(check: () => boolean, what: string, ms = 60_000): Promise<v
   }
 }
 
-/** Edit a file of the temporary project and wait for the next event named `event`. */
+/**
+ * Edit a file of the temporary project; wait for the rebuild that took it (its line names the file:
+ * the pages are written before it is printed) and for an event named `event` since the edit.
+ * Counting events alone took a second rebuild of the edit before (a save seen twice under load, a
+ * CI run) for this edit's, and the next test read pages its rebuild had not written yet.
+ */
 async function editAndWait(file: string, change: (text: string) => string, event = 'reload'): Promise<void> {
-  const before = events.split(`event: ${event}`).length;
+  const seen = events.length;
+  const mark = stdout.length;
   const p = path.join(dir, file);
   const text = readFileSync(p, 'utf8');
   const next = change(text);
   if (next === text) throw new Error(`edit of ${file} changed nothing`);
   writeFileSync(p, next);
-  await until(() => events.split(`event: ${event}`).length > before, `${event} after editing ${file}`);
+  const line = new RegExp(`^\\[[\\d:]+\\] (✗ )?[^\\n]*${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\n]*( → |: build failed)`, 'm');
+  await until(() => line.test(stdout.slice(mark)), `the rebuild after editing ${file}`);
+  await until(() => events.slice(seen).includes(`event: ${event}`), `${event} after editing ${file}`);
 }
 
 /** A raw request (no URL normalisation on the way). */
