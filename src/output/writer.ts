@@ -273,6 +273,18 @@ export class IncrementalWriter implements Writer {
     this.removed = [...this.hashes.keys()].filter((f) => !this.pending.has(f) && !this.keep.has(f));
     await Promise.all(this.removed.map((f) => fs.rm(path.join(this.outDir, f), { force: true })));
     for (const f of this.removed) this.hashes.delete(f);
+    // Folders the removals left empty go too (a listing's `page/` once its posts are gone), deepest
+    // first, up to the output folder; a folder that still holds anything stays (rmdir refuses).
+    const folders = new Set(this.removed.map((f) => path.dirname(f)).filter((d) => d !== '.'));
+    for (const start of [...folders].sort((a, b) => b.length - a.length)) {
+      for (let dir = start; dir !== '.'; dir = path.dirname(dir)) {
+        try {
+          await fs.rmdir(path.join(this.outDir, dir));
+        } catch {
+          break;
+        }
+      }
+    }
     this.changed.sort();
     this.pending = new Map();
   }

@@ -144,4 +144,26 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     expect(r.ok, r.error).toBe(true);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
+
+  it('posts removed so that the journal loses a page: its pages go, and no empty folder stays behind', async () => {
+    const { content, out } = fresh({ english: true });
+    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+    expect((await session.rebuild([])).ok).toBe(true);
+    const blog = path.join(content, 'blog');
+    const [first] = readdirSync(blog).sort();
+    const perPage = Number(/^postsPerPage: (\d+)/m.exec(readFileSync(path.join(content, 'data/blog.yaml'), 'utf8'))![1]);
+    const copies = Array.from({ length: perPage }, (_, i) => path.join(blog, `copy-${i}`));
+    for (const c of copies) cpSync(path.join(blog, first!), c, { recursive: true });
+    const more = await session.rebuild(copies);
+    expect(more.ok, more.error).toBe(true);
+    const folders = () => readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.relative(out, path.join(e.parentPath, e.name)));
+    const paged = folders();
+    for (const c of copies) rmSync(c, { recursive: true });
+    const fewer = await session.rebuild(copies);
+    expect(fewer.ok, fewer.error).toBe(true);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    const gone = paged.filter((d) => !folders().includes(d));
+    expect(gone.length).toBeGreaterThan(0); // the second pages' folders
+    expect(folders().filter((d) => readdirSync(path.join(out, d)).length === 0)).toEqual([]);
+  });
 });
