@@ -215,9 +215,9 @@ async function listDir(dir: string): Promise<string[]> {
 }
 
 /** The entries of a folder that exists, by name; one that cannot be read is an error naming it (a post would vanish silently). */
-function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: ReadonlyMap<string, Dirent[]>, listed?: Map<string, Dirent[]>): Dirent[] {
+function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: ReadonlyMap<string, Dirent[]>, unchanged?: Unchanged): Dirent[] {
   try {
-    return [...(listings?.get(dir) ?? listedNow(dir, listed))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...(listings?.get(dir) ?? listedNow(dir, unchanged))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     diags.error({ code: 'blog', file: rel, message: `cannot read this folder (${code}): its posts would be left out of every language; make it readable (for example chmod u+rx) or remove it` });
@@ -225,12 +225,12 @@ function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: Re
   }
 }
 
-/** The entries of `dir`: as `listed` holds them (a watch session's), else listed now (and kept there). */
-function listedNow(dir: string, listed?: Map<string, Dirent[]>): Dirent[] {
-  const kept = listed?.get(dir);
+/** The entries of `dir`: as a watch session kept them, else listed now (and kept). */
+function listedNow(dir: string, unchanged?: Unchanged): Dirent[] {
+  const kept = unchanged?.listed.get(dir);
   if (kept) return kept;
   const entries = readdirSync(dir, { withFileTypes: true });
-  listed?.set(dir, entries);
+  unchanged?.listed.set(dir, entries);
   return entries;
 }
 
@@ -501,10 +501,10 @@ async function loadPosts(
   const blogDir = path.join(opts.contentDir, 'blog');
   const blogLinked = lstatSync(blogDir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
   // A linked folder's changes are named at its target by the watcher: listed anew every time.
-  const listed = blogLinked ? undefined : opts.unchanged?.listed;
+  const kept = blogLinked ? undefined : opts.unchanged;
   let entries: Dirent[] = [];
   try {
-    entries = [...(opts.listings?.get(blogDir) ?? listedNow(blogDir, listed))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = [...(opts.listings?.get(blogDir) ?? listedNow(blogDir, kept))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     // No blog folder: no posts. One that cannot be read is an error, not an empty journal.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diags.error({ code: 'blog', file: 'blog', message: `cannot read the blog folder (${(err as NodeJS.ErrnoException).code}): make it readable` });
@@ -524,7 +524,7 @@ async function loadPosts(
       diags.error({ code: 'blog', file: `blog/${slug}`, field: 'slug', message: 'a post folder name is its URL slug: lowercase letters, digits and single hyphens' });
       continue;
     }
-    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings, entry.isSymbolicLink() ? undefined : listed)) {
+    for (const file of listDirSync(path.join(blogDir, slug), `blog/${slug}`, diags, opts.listings, entry.isSymbolicLink() ? undefined : kept)) {
       const name = file.name;
       const rel = `blog/${slug}/${name}`;
       const m = POST_FILE.exec(name);

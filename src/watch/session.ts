@@ -12,7 +12,6 @@ import { IncrementalWriter, hashTree } from '../output/writer.ts';
 import { InputKeys, readsAfterRender, type PieceInputs } from '../routes/inputs.ts';
 import type { TextList } from '../render/reads.ts';
 import { isPostFile } from '../content/load.ts';
-import { IGNORED } from './ignored.ts';
 
 /** Two records of what a piece read: the same texts (or all of them), the list of posts or not. */
 function sameMade(a: PieceInputs, b: PieceInputs): boolean {
@@ -59,11 +58,6 @@ export class WatchSession {
   /** The keyer of the rebuild `keys` come from: each post's digest as other pages saw it then (`afterBodyEdits`). */
   private keyer?: InputKeys;
   /**
-   * Content files changed since the rebuild `keys` come from (a failed rebuild keeps them here), by
-   * content-relative path; undefined once anything else changed: every route is keyed again.
-   */
-  private edited?: Set<string> = new Set();
-  /**
    * Content changed since the last good rebuild (the watcher's events), by content-relative path;
    * a changed folder counts for everything under it. `all`: nothing known (the first rebuild, a
    * replaced folder). Posts outside it are taken from the last load (content/load.ts `unchanged`).
@@ -105,13 +99,10 @@ export class WatchSession {
     }
     if (!changes.length) this.keys = undefined;
     this.noteStale(changes);
-    // Post files alone: only their own pages' keys can change (InputKeys.afterBodyEdits checks it).
-    for (const c of changes) {
-      const rel = under(c, contentDir) ? path.relative(contentDir, c).split(path.sep).join('/') : undefined;
-      if (rel !== undefined && isPostFile(rel)) this.edited?.add(rel);
-      else this.edited = undefined;
-    }
-    const edited = this.keys && this.edited;
+    // Post files alone changed since the last good rebuild (a failed one keeps its changes stale):
+    // only their own pages' keys can change (InputKeys.afterBodyEdits checks it). Any other change
+    // outside the content folder has dropped the keys already.
+    const edited = this.keys && !this.stale.all && [...this.stale.paths].every(isPostFile) ? this.stale.paths : undefined;
     const lastKeyer = this.keyer;
     let rendered = 0;
     const before = this.keys;
@@ -144,7 +135,6 @@ export class WatchSession {
               this.pieces.clear();
             }
             this.keyer = keyer;
-            this.edited = new Set();
             for (const [file, p] of read?.pages ?? []) this.pages.set(file, p);
             for (const [id, m] of read?.pieces ?? []) {
               const made = { texts: m.all ? undefined : m.texts, posts: m.posts };
@@ -164,14 +154,15 @@ export class WatchSession {
       });
     } catch (err) {
       if (!(err instanceof BuildError)) throw err;
-      this.keepWatchedListings(true);
+      // What failed may be a name the watcher ignores (a swap file or dotfile in a post folder: a
+      // build refuses any such name there), whose removal raises no event: every folder is listed again.
+      this.cache.unchanged?.listed.clear();
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }
     this.keys = after?.(result.readsPosts ?? [], result.read);
     // Every file a change named was read by this good rebuild. (A failed one may have stopped before
     // reading the posts: its changes stay stale for the next.)
     this.stale = { all: false, paths: new Set() };
-    this.keepWatchedListings();
     this.routeFiles = new Set(result.routes!.routes.map((r) => r.file));
     for (const byLang of Object.values(result.stats.pages)) for (const n of Object.values(byLang)) rendered += n;
     return {
@@ -208,18 +199,6 @@ export class WatchSession {
       this.stale.all = true;
       unchanged.listed.clear();
     }
-  }
-
-  /**
-   * Drop the kept listings that hold a name the watcher ignores (a swap file, a dotfile: its removal
-   * raises no event, and a build reports it in a post folder); after a failed rebuild, all of them
-   * (what failed may be such a name, gone since).
-   */
-  private keepWatchedListings(failed = false): void {
-    const listed = this.cache.unchanged?.listed;
-    if (!listed) return;
-    if (failed) listed.clear();
-    else for (const [dir, entries] of listed) if (entries.some((e) => IGNORED.test(e.name))) listed.delete(dir);
   }
 
   private isStale(rel: string): boolean {

@@ -12,7 +12,6 @@ import type { BuildConfig } from '../config.ts';
 import { startDevServer, type DevServer } from '../server/dev.ts';
 import type { RebuildReport } from './session.ts';
 import { RenderWorker, WORKER_HEAP_LIMIT } from './worker.ts';
-import { IGNORED } from './ignored.ts';
 import { esbuild } from '../require.ts';
 
 
@@ -164,7 +163,8 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
   const watch = (): FSWatcher => {
     const w = chokidarWatch([config.contentDir, config.templatesDir, config.clientDir], {
       ignoreInitial: true,
-      ignored: (p: string) => IGNORED.test(p),
+      // Editors' swap and backup files, and our own temporary files.
+      ignored: (p: string) => /(^|[/\\])(\.[^/\\]*|.*~|.*\.sw[a-p]|.*\.tmp)$/.test(p),
     });
     w.on('all', (_event, file) => {
       const abs = path.resolve(file);
