@@ -14,12 +14,18 @@ import { WatchSession } from '../../src/watch/session.ts';
 import { differencesFromCold, fresh } from '../helpers/incremental.ts';
 import { edit, EPOCH } from '../helpers/site.ts';
 
+/** A watch session on `content` (writing into `out`) after its first rebuild, which must succeed. */
+async function watching(content: string, out: string): Promise<WatchSession> {
+  const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
+  const start = await session.rebuild([]);
+  expect(start.ok, start.error).toBe(true);
+  return session;
+}
+
 describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
   it('a body edit renders that post alone; a failed rebuild\'s edits are rendered by the next; a title edit renders its lists; each as a cold build', async () => {
     const { content, out } = fresh({ english: true });
-    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
-    const start = await session.rebuild([]);
-    expect(start.ok, start.error).toBe(true);
+    const session = await watching(content, out);
     const [a, b] = readdirSync(path.join(content, 'blog')).sort().map((slug) => `blog/${slug}/en.md`);
     const abs = (rel: string) => path.join(content, rel);
 
@@ -58,8 +64,7 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
   });
   it('posts added, removed, renamed and given a new language, as the watcher names them (files and folders): each rebuild as a cold build', async () => {
     const { content, out } = fresh();
-    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
-    expect((await session.rebuild([])).ok).toBe(true);
+    const session = await watching(content, out);
     const blog = path.join(content, 'blog');
     const [first, second, third] = readdirSync(blog).sort();
     const rebuilt = async (...changes: string[]) => {
@@ -98,8 +103,7 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     mkdirSync(media);
     renameSync(path.join(images, folder), path.join(media, 'one'));
     symlinkSync('../media/one', path.join(images, folder));
-    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
-    expect((await session.rebuild([])).ok).toBe(true);
+    const session = await watching(content, out);
     // A second copy with its SVGs recoloured, then the link pointed at it (chokidar reports the copy's path).
     cpSync(path.join(media, 'one'), path.join(media, 'two'), { recursive: true });
     for (const svg of readdirSync(path.join(media, 'two')).filter((f) => f.endsWith('.svg')))
@@ -121,8 +125,7 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
     const es = readFileSync(path.join(kept, 'es.md'), 'utf8');
     rmSync(path.join(kept, 'es.md'));
     symlinkSync(`../kept/${slug}`, path.join(blog, slug));
-    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
-    expect((await session.rebuild([])).ok).toBe(true);
+    const session = await watching(content, out);
     writeFileSync(path.join(kept, 'es.md'), es);
     const r = await session.rebuild([path.join(kept, 'es.md')]);
     expect(r.ok, r.error).toBe(true);
@@ -131,8 +134,7 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
 
   it('a swap file in a post folder fails the rebuild as a cold build fails; once it is gone (no event) the next rebuild succeeds', async () => {
     const { content, out } = fresh({ english: true });
-    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
-    expect((await session.rebuild([])).ok).toBe(true);
+    const session = await watching(content, out);
     const [a, b] = readdirSync(path.join(content, 'blog')).sort().map((slug) => `blog/${slug}/en.md`);
     const swap = path.join(content, path.dirname(a!), '.en.md.swp');
     writeFileSync(swap, 'b0VIM 9.0');
@@ -147,8 +149,7 @@ describe('[R-INC-2][R-BUILD-7] post edits in a watch session', () => {
 
   it('posts removed so that the journal loses a page: its pages go, and no empty folder stays behind', async () => {
     const { content, out } = fresh({ english: true });
-    const session = new WatchSession({ ...resolveConfig({ content, out, quiet: true }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) });
-    expect((await session.rebuild([])).ok).toBe(true);
+    const session = await watching(content, out);
     const blog = path.join(content, 'blog');
     const [first] = readdirSync(blog).sort();
     const perPage = Number(/^postsPerPage: (\d+)/m.exec(readFileSync(path.join(content, 'data/blog.yaml'), 'utf8'))![1]);
