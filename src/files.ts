@@ -2,6 +2,19 @@
 import { readdirSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Names in the content folder that no build reads and watch does not follow: dotfiles and
+ * dot-folders (macOS's `.DS_Store`, vim's `.en.md.swp`, `.git`), editors' backups and autosaves
+ * (`en.md~`, emacs's `#en.md#`), swap and temporary files (`*.swp`, `*.tmp`) and the files Windows
+ * leaves in folders of pictures (`Thumbs.db`, `desktop.ini`). A file manager or an open editor
+ * puts them beside posts and images; a build that refused them failed while a post was open in
+ * vim. Generators skip them too (Hugo dotfiles, Hakyll dotfiles, backups and swap files).
+ */
+export function ignoredName(name: string): boolean {
+  return IGNORED_NAME.test(name);
+}
+const IGNORED_NAME = /^(?:\..*|.*~|#.*#|.*\.sw[a-p]|.*\.tmp|thumbs\.db|desktop\.ini)$/is;
+
 /** Every file under `dir` (dotfiles skipped), relative with forward slashes, sorted; [] if absent. */
 export async function listFiles(dir: string): Promise<string[]> {
   return listFilesSync(dir);
@@ -30,7 +43,8 @@ export function listFilesSync(dir: string): string[] {
 }
 
 /**
- * Every file under `dir` as `listFilesSync` lists it, links followed while they lead to a place
+ * Every file under `dir` but the ignored names (`ignoredName`), relative with forward slashes,
+ * sorted, links followed while they lead to a place
  * inside `root`: a linked image or images folder counts as what it points to, as a linked post or
  * text table does (content/read.ts), under each name that reaches it (a link back into a folder
  * above it is not followed again). `outside`: the links whose targets lie outside `root`, relative
@@ -65,7 +79,7 @@ export function listFilesWithin(dir: string, root: string): { files: string[]; o
     }
     above.add(real);
     for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
+      if (ignoredName(e.name)) continue;
       const rel = sub ? `${sub}/${e.name}` : e.name;
       const full = path.join(abs, e.name);
       let isDir = e.isDirectory();

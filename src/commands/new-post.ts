@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { postSchema } from '../content/schema.ts';
 import { ensureAbsent, readDoc, writeContent } from './content-files.ts';
 import { UsageError } from './usage.ts';
+import { ignoredName } from '../files.ts';
 
 export interface NewPostOptions {
   /** Languages to write (default: the default language). */
@@ -19,8 +20,9 @@ export interface NewPostOptions {
 function lastAuthor(contentDir: string): string | undefined {
   const blog = path.join(contentDir, 'blog');
   let newest: { date: string; author: string } | undefined;
-  for (const slug of existsSync(blog) ? readdirSync(blog) : [])
-    for (const file of existsSync(path.join(blog, slug)) && statSync(path.join(blog, slug)).isDirectory() ? readdirSync(path.join(blog, slug)) : []) {
+  const names = (dir: string) => readdirSync(dir).filter((n) => !ignoredName(n));
+  for (const slug of existsSync(blog) ? names(blog) : [])
+    for (const file of statSync(path.join(blog, slug), { throwIfNoEntry: false })?.isDirectory() ? names(path.join(blog, slug)) : []) {
       const text = readFileSync(path.join(blog, slug, file), 'utf8');
       const date = /^date:\s*["']?(\d{4}-\d{2}-\d{2})/m.exec(text)?.[1];
       const author = /^author:\s*["']?([^"'\n]+)/m.exec(text)?.[1]?.trim();

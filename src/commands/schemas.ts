@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { contentSchemas, schemaText, type SchemaFile } from '../content/json-schemas.ts';
 import type { SiteModel } from '../content/model.ts';
+import { ignoredName } from '../files.ts';
 
 /** The first line that tells yaml-language-server (VS Code's YAML extension and others) which schema applies. */
 const MODELINE = /^# yaml-language-server: \$schema=.*\r?\n/;
@@ -14,7 +15,7 @@ function describedFiles(s: SchemaFile, contentDir: string): string[] {
     const [dir, name] = [path.posix.dirname(pattern), path.posix.basename(pattern)];
     if (dir.includes('*')) return []; // posts: front matter in markdown has no modeline
     const re = new RegExp(`^${name.replace('.', '\\.').replace('*', '[^/]+')}$`);
-    return existsSync(path.join(contentDir, dir)) ? readdirSync(path.join(contentDir, dir)).filter((f) => re.test(f)).sort().map((f) => `${dir}/${f}`) : [];
+    return existsSync(path.join(contentDir, dir)) ? readdirSync(path.join(contentDir, dir)).filter((f) => re.test(f) && !ignoredName(f)).sort().map((f) => `${dir}/${f}`) : [];
   });
 }
 

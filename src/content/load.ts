@@ -14,7 +14,7 @@ import { readContentText, readContentTextSync, type ContentRoot } from './read.t
 import type { Fact } from './facts.ts';
 import { checkMessages } from './message-checks.ts';
 import { takeUntranslated } from './untranslated.ts';
-import { dropStale, writeFileAtomic } from '../files.ts';
+import { dropStale, ignoredName, writeFileAtomic } from '../files.ts';
 import { factsOf, noteBody, soundFacts, splitFrontMatter, unreadPost, type BodyFacts } from './post-body.ts';
 
 export interface LoadOptions {
@@ -225,11 +225,11 @@ function listDirSync(dir: string, rel: string, diags: Diagnostics, listings?: Re
   }
 }
 
-/** The entries of `dir`: as a watch session kept them, else listed now (and kept). */
+/** The entries of `dir` but the names no build reads (files.ts `ignoredName`): as a watch session kept them, else listed now (and kept). */
 function listedNow(dir: string, unchanged?: Unchanged): Dirent[] {
   const kept = unchanged?.listed.get(dir);
   if (kept) return kept;
-  const entries = readdirSync(dir, { withFileTypes: true });
+  const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => !ignoredName(e.name));
   unchanged?.listed.set(dir, entries);
   return entries;
 }
@@ -273,7 +273,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
         diags.error({ code: 'language', ...at(`languages.${i}`), field: `languages[${i}]`, message: `duplicate language "${lang}"` });
       seen.add(lang);
     });
-    const available = (await listDir(path.join(contentDir, 'i18n'))).filter((f) => f.endsWith('.yaml'));
+    const available = (await listDir(path.join(contentDir, 'i18n'))).filter((f) => f.endsWith('.yaml') && !ignoredName(f));
     // Published languages, then draft ones (site.yaml draftLanguages): every table is loaded and checked.
     config.draftLanguages.forEach((lang, i) => {
       if (config.languages.includes(lang)) diags.error({ code: 'language', ...at(`draftLanguages.${i}`), field: `draftLanguages[${i}]`, message: `"${lang}" is in languages too: a language is either published (languages) or a draft (draftLanguages)` });

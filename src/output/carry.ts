@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { BuildStats } from '../stats.ts';
-import { dropStale, listFiles } from '../files.ts';
+import { dropStale, ignoredName, listFiles } from '../files.ts';
 import { failPoint, liveBuild } from './publish.ts';
 import { outputStamp, surveyLive, type LiveSurvey } from './survey.ts';
 import { hostFolder } from './host-folder.ts';
@@ -155,8 +155,9 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
 
 /**
  * Every file under the content folder as the build may read it: links followed while they stay
- * inside it (a post folder or text table may be a link, its target edited or relinked), dotfiles
- * too (a stray file in a post folder is an error a build must report). A folder reached twice
+ * inside it (a post folder or text table may be a link, its target edited or relinked), the names
+ * no build reads left out (files.ts `ignoredName`: a `.DS_Store` or an editor's swap file that
+ * comes or goes changes nothing). A folder reached twice
  * through links is listed once. A link leading out of the content folder, to nothing or into a
  * loop counts as the link alone: nothing behind it is listed, stamped or read (the build reports
  * it: outside-content, or a missing file).
@@ -185,7 +186,7 @@ function contentFiles(root: string, listings?: Map<string, Dirent[]>): string[] 
     seen.add(real);
     let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true }).filter((e) => !ignoredName(e.name));
     } catch {
       out.push(rel ? `${rel}/` : ''); // an unreadable folder: stamped as such, the build reports it
       return;

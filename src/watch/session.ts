@@ -154,8 +154,8 @@ export class WatchSession {
       });
     } catch (err) {
       if (!(err instanceof BuildError)) throw err;
-      // What failed may be a name the watcher ignores (a swap file or dotfile in a post folder: a
-      // build refuses any such name there), whose removal raises no event: every folder is listed again.
+      // What failed may come from a listing that missed a change (an event the watcher lost, on a
+      // network drive or an overflowing queue): every folder is listed again. Cheap, as failures are rare.
       this.cache.unchanged?.listed.clear();
       return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `${err.stage}: ${err.diagnostics.map((d) => formatDiagnostic(d)).join('\n\n')}` };
     }

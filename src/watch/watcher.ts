@@ -13,6 +13,7 @@ import { startDevServer, type DevServer } from '../server/dev.ts';
 import type { RebuildReport } from './session.ts';
 import { RenderWorker, WORKER_HEAP_LIMIT } from './worker.ts';
 import { esbuild } from '../require.ts';
+import { ignoredName } from '../files.ts';
 
 
 /**
@@ -161,10 +162,12 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
   };
   let watcher: FSWatcher | undefined;
   const watch = (): FSWatcher => {
-    const w = chokidarWatch([config.contentDir, config.templatesDir, config.clientDir], {
+    const roots = [config.contentDir, config.templatesDir, config.clientDir];
+    const w = chokidarWatch(roots, {
       ignoreInitial: true,
-      // Editors' swap and backup files, and our own temporary files.
-      ignored: (p: string) => /(^|[/\\])(\.[^/\\]*|.*~|.*\.sw[a-p]|.*\.tmp)$/.test(p),
+      // The names no build reads (editors' swap and backup files, dotfiles, our own temporary
+      // files), below the watched folders: a content folder may itself be named `.site-content`.
+      ignored: (p: string) => ignoredName(path.basename(p)) && !roots.includes(path.resolve(p)),
     });
     w.on('all', (_event, file) => {
       const abs = path.resolve(file);
