@@ -13,7 +13,7 @@ import { checkContent } from './content/checks.ts';
 import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
-import { NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
+import { ENCLOSING_LINK, NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
 import { listFilesWithin, writeFileAtomic } from './files.ts';
 import { OUTSIDE_CONTENT } from './content/read.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
@@ -530,6 +530,7 @@ function checkAndRoute(config: BuildConfig, model: SiteModel, loaded: Site, diag
   // A HEIC or RAW file among the images is reported with the missing ones, not in a later run;
   // so is a link out of the content folder (never read: it would publish whatever it points to).
   for (const rel of listed.outside) diags.error({ code: 'outside-content', file: rel ? `images/${rel}` : 'images', message: OUTSIDE_CONTENT });
+  for (const rel of listed.enclosing) diags.error({ code: 'image', file: `images/${rel}`, message: ENCLOSING_LINK });
   for (const rel of unconvertible(listed.files, new Set([ICON, TOUCH_ICON]))) diags.error({ code: 'image', file: `images/${rel}`, message: NOT_CONVERTIBLE });
   const routes = buildRoutes(site, diags);
   // Images and links inside posts: checked against the routes, their images encoded with the rest.

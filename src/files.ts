@@ -48,17 +48,22 @@ export function listFilesSync(dir: string): string[] {
  * inside `root`: a linked image or images folder counts as what it points to, as a linked post or
  * text table does (content/read.ts), under each name that reaches it (a link back into a folder
  * above it is not followed again). `outside`: the links whose targets lie outside `root`, relative
- * to `dir` ('' if `dir` itself leads out), never followed, so never read or published. A link to
- * nothing is left out, like a missing file.
+ * to `dir` ('' if `dir` itself leads out), never followed, so never read or published.
+ * `enclosing`: the links to a folder that holds `dir` (the content folder, say), never followed:
+ * everything in it would count, posts and text tables too. A link to nothing is left out, like a
+ * missing file.
  */
-export function listFilesWithin(dir: string, root: string): { files: string[]; outside: string[] } {
+export function listFilesWithin(dir: string, root: string): { files: string[]; outside: string[]; enclosing: string[] } {
   const files: string[] = [];
   const outside: string[] = [];
+  const enclosing: string[] = [];
   let realRoot: string;
+  let realDir: string | undefined;
   try {
     realRoot = realpathSync.native(root);
+    realDir = realpathSync.native(dir);
   } catch {
-    return { files, outside };
+    return { files, outside, enclosing };
   }
   const within = (real: string) => real === realRoot || real.startsWith(realRoot + path.sep);
   // The real paths of the folders being walked: a link to one of them would loop.
@@ -95,6 +100,10 @@ export function listFilesWithin(dir: string, root: string): { files: string[]; o
           outside.push(rel);
           continue;
         }
+        if (realDir.startsWith(target + path.sep)) {
+          enclosing.push(rel);
+          continue;
+        }
         const st = statSync(full, { throwIfNoEntry: false });
         isDir = st?.isDirectory() ?? false;
         isFile = st?.isFile() ?? false;
@@ -105,7 +114,7 @@ export function listFilesWithin(dir: string, root: string): { files: string[]; o
     above.delete(real);
   };
   walk(dir, '');
-  return { files: files.sort(), outside: outside.sort() };
+  return { files: files.sort(), outside: outside.sort(), enclosing: enclosing.sort() };
 }
 
 const TIDY_EVERY_MS = 3_600_000;

@@ -273,6 +273,15 @@ describe('[R-SAFE-9] linked images follow the content rule', () => {
     expect(stderr).not.toContain('[render]');
   });
 
+  it('[R-SAFE-9] a link under the images folder to the content folder itself is one error naming the link, not one per content file', async () => {
+    const c = copyContent();
+    const { folder } = imageEntries(c);
+    symlinkSync('../..', path.join(c, 'images', folder, 'everything'));
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toContain(`images/${folder}/everything: error [image] is a link to a folder that holds the images folder`);
+    expect(stderr).toMatch(/^Build failed \(route\): 1 problem/m);
+  });
+
   it('[R-SAFE-4] a link to itself or into a loop is left out like a link to nothing, not a crash', async () => {
     const c = copyContent();
     symlinkSync('self.svg', path.join(c, 'images', 'self.svg'));
