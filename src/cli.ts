@@ -162,15 +162,16 @@ async function runCheck(opts: CliOptions & { missing?: string }): Promise<number
 }
 
 /**
- * `site check --missing <lang>`: every text of the default language that <lang> lacks or still has
- * marked untranslated, one per line with the default language's text, so a translator can work
- * down the list (the build's warnings show the first ten).
+ * `site check --missing <lang>`: every text of the default language that <lang> lacks, and every
+ * text <lang> still has marked untranslated, one per line with the default language's text (or,
+ * for a text only some languages have, its own), so a translator can work down the list (the
+ * build's warnings show the first ten).
  */
 async function printMissing(contentDir: string, lang: string): Promise<void> {
-  const { missing, untranslated, defaultLanguage, reference } = (await import('./commands/missing.ts')).missingKeys(contentDir, lang);
+  const { missing, untranslated, defaultLanguage, reference, own } = (await import('./commands/missing.ts')).missingKeys(contentDir, lang);
   console.log(`\n${lang}: ${missing.length} text(s) missing, ${untranslated.length} marked untranslated (compared with ${defaultLanguage}):`);
   for (const k of missing) console.log(`  missing       ${k}: ${JSON.stringify(reference[k])}`);
-  for (const k of untranslated) console.log(`  untranslated  ${k}: ${JSON.stringify(reference[k])}`);
+  for (const k of untranslated) console.log(`  untranslated  ${k}: ${k in reference ? JSON.stringify(reference[k]) : `${JSON.stringify(own[k])} (shown meanwhile; ${defaultLanguage} has no such text)`}`);
 }
 
 /** The project's version (package.json), for `site --version`. */

@@ -1,4 +1,8 @@
-/** `site check --missing <lang>`: the texts a language lacks, or still has marked untranslated, compared with the default language. */
+/**
+ * `site check --missing <lang>`: the texts a language lacks compared with the default language,
+ * and every text it still has marked untranslated, those only some languages have too (the forms
+ * of a city's name that a sentence needs in Russian or Greek, `city.<id>.in`).
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -12,6 +16,8 @@ export interface MissingTexts {
   reference: Record<string, string>;
   missing: string[];
   untranslated: string[];
+  /** The language's own texts (the text after each mark), by key: for keys the default language lacks. */
+  own: Record<string, string>;
 }
 
 export function missingKeys(contentDir: string, lang: string): MissingTexts {
@@ -22,7 +28,7 @@ export function missingKeys(contentDir: string, lang: string): MissingTexts {
   const reference = flattenTexts(read(`i18n/${defaultLanguage}.yaml`), ignore);
   takeUntranslated(reference);
   const table = flattenTexts(read(`i18n/${lang}.yaml`), ignore);
-  const untranslated = new Set(takeUntranslated(table));
+  const untranslated = takeUntranslated(table).sort();
   const keys = Object.keys(reference).sort();
-  return { defaultLanguage, reference, missing: keys.filter((k) => table[k] === undefined), untranslated: keys.filter((k) => untranslated.has(k)) };
+  return { defaultLanguage, reference, missing: keys.filter((k) => table[k] === undefined), untranslated, own: table };
 }

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyContent, has, htmlFiles, read, runCli, type Out } from '../helpers/site.ts';
+import { copyContent, has, htmlFiles, read, runCli, runMain, type Out } from '../helpers/site.ts';
 import { renderErrors, renderSite } from '../helpers/render.ts';
 import { parseHtml } from '../helpers/dom.ts';
 
@@ -101,5 +101,28 @@ describe('[R-OPS-8] draft languages and cities', () => {
     const r = await runCli(['check', '--content', c, '--drafts', '--missing', lang]);
     for (const k of dropped) expect(r.stdout).toContain(`missing       ${k}:`);
     expect(r.stdout).toMatch(new RegExp(`${lang}: ${dropped.length} text\\(s\\) missing`));
+  });
+
+  it("site check --missing <lang> after site new city lists every text the city left marked in <lang>, those the default language lacks too (a city name's forms)", async () => {
+    const c = copyContent();
+    const site = readYaml<SiteYaml>(c, 'site.yaml');
+    const added = await runMain(['new', 'city', 'lisbon', '--content', c, '--timezone', 'Europe/Lisbon']);
+    expect(added.code, added.stderr).toBe(0);
+    for (const lang of [...site.languages, ...(site.draftLanguages ?? [])].filter((l) => l !== site.defaultLanguage)) {
+      // Every key the language's table marks untranslated, read from the file the command wrote.
+      const text = readFileSync(path.join(c, 'i18n', `${lang}.yaml`), 'utf8');
+      const marked: string[] = [];
+      const walk = (t: Record<string, unknown>, p: string) => {
+        for (const [k, v] of Object.entries(t)) {
+          if (v && typeof v === 'object') walk(v as Record<string, unknown>, `${p}${k}.`);
+          else if (typeof v === 'string' && v.startsWith('[untranslated]')) marked.push(`${p}${k}`);
+        }
+      };
+      walk(parse(text) as Record<string, unknown>, '');
+      expect(marked.length).toBeGreaterThan(0);
+      const r = await runMain(['check', '--content', c, '--drafts', '--missing', lang]);
+      const listed = [...r.stdout.matchAll(/^ {2}untranslated {2}(\S+):/gm)].map((m) => m[1]);
+      expect(listed.sort(), lang).toEqual(marked.sort());
+    }
   });
 });
