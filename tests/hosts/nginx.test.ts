@@ -5,12 +5,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { parse } from 'yaml';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers/site.ts';
+
+const readYaml = <T,>(dir: string, f: string) => parse(readFileSync(path.join(dir, f), 'utf8')) as T;
 import { freePort, hostBuild, hostProbes, localized, type HostBuild } from '../helpers/hosts.ts';
 
 const NGINX = '/usr/sbin/nginx';
+const DEBIAN_DEFAULT = '/etc/nginx/sites-available/default';
 const hasNginx = existsSync(NGINX);
 if (!hasNginx) console.warn('nginx not found at /usr/sbin/nginx: install it with `apt-get install -y nginx`; nginx tests skipped.');
 
@@ -19,8 +24,23 @@ let base: string;
 let nginx: ChildProcess | undefined;
 let errorLog: string;
 let generated: string;
+let besidePort: number;
 
 const get = (p: string) => fetch(`${base}${p}`, { redirect: 'manual' });
+
+/** A GET with a Host header of its own (fetch cannot set one). */
+function request(port: number, host: string, p: string): Promise<{ status: number; location?: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: p, headers: { host } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, body }));
+      })
+      .on('error', reject);
+  });
+}
 
 describe.skipIf(!hasNginx)('generated nginx.conf with Debian nginx', () => {
   beforeAll(async () => {
@@ -31,8 +51,13 @@ describe.skipIf(!hasNginx)('generated nginx.conf with Debian nginx', () => {
     errorLog = path.join(tmp, 'error.log');
 
     generated = readFileSync(path.join(build.hostDir, 'nginx.conf'), 'utf8');
-    const server = generated.replace(/^\s*listen\s[^;]*;\s*$/gm, '').replace(/server\s*\{/, `server {\n    listen 127.0.0.1:${port};`);
+    // A second port as a Debian server has it: the package's own `default` site (when installed)
+    // with `default_server`, beside the generated block.
+    besidePort = await freePort();
+    const server = generated.replace(/^\s*listen\s[^;]*;\s*$/gm, '').replace(/server\s*\{/, `server {\n    listen 127.0.0.1:${port};\n    listen 127.0.0.1:${besidePort};`);
     writeFileSync(path.join(tmp, 'site.conf'), server);
+    const debianDefault = existsSync(DEBIAN_DEFAULT) ? readFileSync(DEBIAN_DEFAULT, 'utf8') : 'server {\n  listen 80 default_server;\n  server_name _;\n  return 200 "Welcome to nginx!";\n}\n';
+    writeFileSync(path.join(tmp, 'default.conf'), debianDefault.replace(/^\s*listen\s[^;]*;\s*$/gm, '').replace(/server\s*\{/, `server {\n    listen 127.0.0.1:${besidePort} default_server;`));
     const temp = (name: string) => path.join(tmp, name);
     writeFileSync(
       path.join(tmp, 'nginx.conf'),
@@ -52,6 +77,7 @@ describe.skipIf(!hasNginx)('generated nginx.conf with Debian nginx', () => {
         `  uwsgi_temp_path ${temp('uwsgi')};`,
         `  scgi_temp_path ${temp('scgi')};`,
         `  include ${temp('site.conf')};`,
+        `  include ${temp('default.conf')};`,
         '}',
         '',
       ].join('\n'),
@@ -96,6 +122,19 @@ describe.skipIf(!hasNginx)('generated nginx.conf with Debian nginx', () => {
     const [from] = build.redirects[0]!;
     expect((await get(from)).headers.get('content-security-policy')).toContain("script-src 'self'");
     expect((await get(localized('/nope', build.languages.at(-1)!, build.defaultLanguage))).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("[R-HOST-2] nginx: beside Debian's default site, the site's domain gets the site (the block is named after baseUrl's host) and other names get the default", async () => {
+    const domain = new URL(readYaml<{ baseUrl: string }>(build.content, 'site.yaml').baseUrl).hostname;
+    expect(generated).toMatch(new RegExp(`^\\s*server_name ${domain.replace(/\./g, '\\.')};$`, 'm'));
+    const page = await request(besidePort, domain, build.page);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<html lang="/);
+    const [from, to] = build.redirects[0]!;
+    const moved = await request(besidePort, domain, from);
+    expect([moved.status, moved.location]).toEqual([301, to]);
+    // The server's address (no domain yet) is the default site's: the block does not take it over.
+    expect((await request(besidePort, '127.0.0.1', build.page)).body).not.toMatch(/<html lang="/);
   });
 
   hostProbes('nginx', () => base, () => build);

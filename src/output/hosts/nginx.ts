@@ -20,7 +20,22 @@ function valueToken(v: string): string {
 /** A folder as an nginx token (quoted when it has spaces). */
 const dirToken = (d: string) => (/^[A-Za-z0-9/._~-]+$/.test(d) ? d : valueToken(d));
 
-export const nginx: HostWriter = (rules, { outDir }) => {
+/**
+ * The site's domain (`baseUrl`) as the block's `server_name`: beside Debian's own `default` site
+ * (`listen 80 default_server; server_name _;`) a block named `_` never answered (the default one
+ * did, with nginx's welcome page), and Certbot's `--nginx -d <domain>` finds a block by its name.
+ * `_` only when the address is unknown.
+ */
+function serverName(siteUrl: string | undefined): string {
+  try {
+    const host = siteUrl === undefined ? '' : new URL(siteUrl).hostname;
+    return /^[a-z0-9.-]+$/.test(host) ? host : '_';
+  } catch {
+    return '_';
+  }
+}
+
+export const nginx: HostWriter = (rules, { outDir, siteUrl }) => {
   const b = rules.basePath;
   // Under a base path nginx maps /site/prices to <root>/site/prices.html: the output folder must end
   // in the base path, and its parent is the root.
@@ -42,7 +57,7 @@ export const nginx: HostWriter = (rules, { outDir }) => {
     '    listen [::]:80;',
     '    # Serve HTTPS in production (the site sends HSTS): add `listen 443 ssl;` and certificates, or',
     '    # terminate TLS in front of nginx.',
-    '    server_name _;',
+    `    server_name ${serverName(siteUrl)};`,
     `    root ${dirToken(root)};`,
     '    server_tokens off;',
     '    charset utf-8;',
