@@ -10,7 +10,7 @@ import { findRedirect, headersFor, parseHeaders, parseRedirects, rulesFromHost, 
 import { hostFolder } from '../output/host-folder.ts';
 import { HOST, WEB } from '../output/publish.ts';
 import type { HostRules } from '../output/hosts/rules.ts';
-import { allowedHosts, realRoot, refuseForeignHost, republished, resolveFile, safePath, serveFrom } from './static.ts';
+import { allowedHosts, cleanPath, queryOf, realRoot, refuseForeignHost, republished, resolveFile, safePath, serveFrom } from './static.ts';
 
 export interface DevServerOptions {
   root: string;
@@ -154,8 +154,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       const exists = (await resolveFile(served, urlPath.slice(base.length) || '/')) !== undefined;
       const rule = findRedirect(rules.redirects, urlPath, exists);
       if (rule && rule.status >= 300 && rule.status < 400) {
-        const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';
-        res.writeHead(rule.status, { Location: rule.to + query, ...headersFor(rules.headers, urlPath) }).end();
+        res.writeHead(rule.status, { Location: rule.to + queryOf(req.url), ...headersFor(rules.headers, urlPath) }).end();
+        return;
+      }
+      const clean = await cleanPath(served, urlPath.slice(base.length) || '/');
+      if (clean !== undefined) {
+        res.writeHead(301, { Location: (clean === '/' ? `${base}/` : base + clean) + queryOf(req.url), ...headersFor(rules.headers, urlPath) }).end();
         return;
       }
       if (!readOnly) {

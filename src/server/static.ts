@@ -32,6 +32,12 @@ const TYPES: Record<string, string> = {
 /** Host configuration (`_redirects`, `_headers`, `_nginx/`) is never served, nor are dotfiles. */
 const HIDDEN = /(^|\/)[_.]/;
 
+/** The query of a request URL, with its `?` ('' when none). */
+export function queryOf(rawUrl = ''): string {
+  const at = rawUrl.indexOf('?');
+  return at < 0 ? '' : rawUrl.slice(at).split('#')[0]!;
+}
+
 /** Decode and check a request path; undefined when it is malformed or tries to escape. */
 export function safePath(rawUrl: string): string | undefined {
   const pathname = rawUrl.split('?')[0]!.split('#')[0]!;
@@ -95,6 +101,23 @@ export async function resolveFile(root: string, urlPath: string): Promise<string
   return undefined;
 }
 
+/**
+ * The clean URL of a page asked for by another spelling (`/rates.html`, `/rates/`, `/index.html`),
+ * as the hosts answer it with a redirect (Cloudflare 308, Netlify and Vercel 301; nginx 301 for
+ * `/rates/` and 404 for `/rates.html`): a page has one address, locally too. Undefined when the
+ * path is already clean or names no page.
+ */
+export async function cleanPath(root: string, urlPath: string): Promise<string | undefined> {
+  let clean: string | undefined;
+  if (urlPath === '/index.html') clean = '/';
+  else if (urlPath.endsWith('/index.html')) clean = urlPath.slice(0, -'/index.html'.length);
+  else if (urlPath.endsWith('.html')) clean = urlPath.slice(0, -'.html'.length);
+  else if (urlPath.length > 1 && urlPath.endsWith('/')) clean = urlPath.replace(/\/+$/, '');
+  if (!clean || HIDDEN.test(urlPath)) return undefined;
+  const page = await resolveFile(root, urlPath);
+  return page !== undefined && page.endsWith('.html') && (await resolveFile(root, clean)) === page ? clean : undefined;
+}
+
 /** The not-found page for a path: `/es/...` → `es/404.html`, else `404.html`. */
 export async function notFoundFile(root: string, urlPath: string): Promise<string | undefined> {
   const first = urlPath.split('/')[1];
@@ -133,6 +156,11 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
     return;
   }
   const root = path.resolve(opts.root);
+  const clean = await cleanPath(await realRoot(root), urlPath);
+  if (clean !== undefined) {
+    res.writeHead(301, { Location: clean + queryOf(req.url) }).end();
+    return;
+  }
   const since = performance.now();
   for (;;) {
     const served = await realRoot(root);

@@ -19,7 +19,7 @@ interface Reply {
 function get(base: string, urlPath: string, headers: Record<string, string> = {}): Promise<Reply> {
   const url = new URL(urlPath, base);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: url.hostname, port: url.port, path: url.pathname, headers: { Host: url.host, ...headers } }, (res) => {
+    const req = request({ hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers: { Host: url.host, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -36,6 +36,7 @@ function site(): string {
   writeFileSync(path.join(real, 'index.html'), `<!doctype html><html><body>${'<p>home page text</p>'.repeat(200)}</body></html>`);
   writeFileSync(path.join(real, '404.html'), '<!doctype html><html><body>not found page</body></html>');
   writeFileSync(path.join(real, 'style.css'), 'body { color: #222; }\n'.repeat(300));
+  writeFileSync(path.join(real, 'rates.html'), '<!doctype html><html><body>rates page</body></html>');
   writeFileSync(path.join(real, 'photo.avif'), Buffer.alloc(4000, 7));
   symlinkSync('/etc/passwd', path.join(real, 'leak.txt'));
   symlinkSync('/etc', path.join(real, 'system'));
@@ -70,6 +71,22 @@ describe('[R-SAFE-6][R-BUILD-8] local servers', () => {
       // A link that stays inside (and the served folder itself being a link) is fine.
       expect((await get(s.url, '/inner')).status, s.name).toBe(200);
       expect((await get(s.url, '/')).body.toString()).toContain('home page text');
+    }
+  });
+
+  it('give a page one address, as the hosts do: /rates.html, /rates/ and /index.html answer 301 to the clean URL, query kept', async () => {
+    for (const s of servers) {
+      for (const [from, to] of [
+        ['/rates.html?x=1', '/rates?x=1'],
+        ['/rates/', '/rates'],
+        ['/index.html', '/'],
+      ]) {
+        const r = await get(s.url, from!);
+        expect([r.status, r.headers.location], `${s.name} ${from}`).toEqual([301, to]);
+      }
+      expect((await get(s.url, '/rates')).body.toString(), s.name).toContain('rates page');
+      expect((await get(s.url, '/nope.html')).status, s.name).toBe(404);
+      expect((await get(s.url, '/style.css')).status, s.name).toBe(200);
     }
   });
 
