@@ -394,7 +394,7 @@ function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan
   if (plan.assets !== last?.assets) {
     plan.selected = undefined;
     plan.splice = undefined;
-    plan.why = 'the compiled templates, styles, client script or image files changed';
+    plan.why = 'a file every page links changed (the styles, the client script, the client data made from the content, or the images)';
     return;
   }
   const chosen = new Set([...plan.selected, ...(plan.splice?.routes ?? [])]);

@@ -216,7 +216,7 @@ async function runWatch(opts: CliOptions & { port: string; host: string }): Prom
   const handle = await Promise.race([starting, stopped.then(() => undefined)]);
   if (handle) {
     console.log(`Watching content/, templates/ and client/. Serving ${handle.url} (Ctrl-C to stop)`);
-    console.log(`Pages are built into ${path.relative(process.cwd(), config.outDir)}/ (never into ${path.relative(process.cwd(), base.outDir) || '.'}/: use \`site build\` for that)`);
+    console.log(`Pages are built into ${path.relative(process.cwd(), config.outDir)}/ (never into ${path.relative(process.cwd(), base.outDir) || '.'}/: use \`npx site build\` for that)`);
     await stopped;
   }
   // A clean stop when it is quick; an exit within a second regardless (a stuck render, a slow socket).
@@ -233,7 +233,7 @@ async function runServe(opts: { out: string; port: string; host: string }): Prom
   const port = parsePort(opts.port);
   const root = path.resolve(opts.out);
   if (!existsSync(path.join(root, 'index.html'))) {
-    console.error(`site serve: ${root} has no index.html; run \`site build\` first`);
+    console.error(`site serve: ${root} has no index.html; run \`npx site build\` first`);
     return 1;
   }
   const { servedBasePath, startDevServer } = await import('./server/dev.ts');
@@ -339,14 +339,14 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
       const { buildDate } = await import('./config.ts');
       const langs = opts.langs?.split(',').map((l) => l.trim()).filter(Boolean);
       const files = newPost(path.resolve(opts.content), slug, { langs, category: opts.category, title: opts.title, today: buildDate() });
-      code = report(files, [`The post is a draft: write it, then set draft: false to publish it. Preview with: site build --drafts`]);
+      code = report(files, [`The post is a draft: write it, then set draft: false to publish it. Preview with: npx site build --drafts`]);
     });
   contentOption(scaffold.command('language <code>'))
     .description('Write i18n/<code>.yaml with every text of the default language marked untranslated, and add the code to site.yaml draftLanguages (published once moved to languages).')
     .action(async (langCode: string, opts: { content: string }) => {
       const { newLanguage } = await import('./commands/new-language.ts');
       const { files, untranslated } = newLanguage(path.resolve(opts.content), langCode);
-      code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. The language is a draft (site.yaml draftLanguages): site watch shows it, a published build leaves it out until you take it off that list. site check --drafts --missing ${langCode} lists what is left.`]);
+      code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. The language is a draft (site.yaml draftLanguages): npx site watch shows it, a published build leaves it out until you take it off that list. npx site check --drafts --missing ${langCode} lists what is left.`]);
     });
   // The site's own kinds (`site new <kind>`): declared by its model, loaded only for `site new`.
   if (argv[2] === 'new' || (argv[2] === 'help' && argv[3] === 'new')) {
@@ -368,7 +368,7 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
       const { initSite } = await import('./commands/init.ts');
       const files = initSite(dir);
       const content = path.join(path.relative(process.cwd(), path.resolve(dir)) || '.', 'content');
-      code = report(files.map((f) => path.join(dir, f)), [`Next: npx site watch --content ${content}   (its templates/ beside content/ are used; site check --content ${content} checks it)`]);
+      code = report(files.map((f) => path.join(dir, f)), [`Next: npx site watch --content ${content}   (its templates/ beside content/ are used; npx site check --content ${content} checks it)`]);
     });
   program
     .command('schemas')

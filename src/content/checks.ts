@@ -58,7 +58,7 @@ export function checkContent(site: Site, model: SiteModel, diags: Diagnostics): 
   for (const [lang, keys] of Object.entries(site.untranslated))
     if (keys.length) diags.warn({ code: 'untranslated', file: `i18n/${lang}.yaml`, message: `${keys.length} untranslated key(s) in ${lang} (marked ${JSON.stringify(UNTRANSLATED.trim())}; the text after the mark is shown meanwhile): ${list([...keys])}`, details: [...keys] })
   for (const [slug, langs] of missingPosts(site))
-    diags.warn({ code: 'missing-translation', file: `blog/${slug}`, message: `post not translated into ${langs.join(', ')}: not built in ${langs.length > 1 ? 'those languages' : 'that language'}` });
+    diags.warn({ code: 'missing-translation', file: `blog/${slug}`, message: `post not published in ${langs.join(', ')} (no file, or a draft or scheduled one): not built in ${langs.length > 1 ? 'those languages' : 'that language'}` });
 
   for (const post of site.posts)
     if (post.title.length > TITLE_LIMIT)

@@ -414,7 +414,7 @@ function leaveOutDraftLanguages(
       file: `i18n/${lang}.yaml`,
       message:
         missing + untranslated
-          ? `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links; ${missing} text(s) missing and ${untranslated} untranslated (site check --drafts --missing ${lang} lists them). Preview with --drafts`
+          ? `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links; ${missing} text(s) missing and ${untranslated} untranslated (npx site check --drafts --missing ${lang} lists them). Preview with --drafts`
           : `${lang} is a draft language (site.yaml draftLanguages): left out of this build, its pages, sitemap and links. Its texts are complete: move it to languages to publish it (preview with --drafts)`,
     });
     delete tables.texts[lang];

@@ -102,9 +102,9 @@ export async function resolveFile(root: string, urlPath: string): Promise<string
 }
 
 /**
- * The clean URL of a page asked for by another spelling (`/rates.html`, `/rates/`, `/index.html`),
+ * The clean URL of a page asked for by another spelling (`/x.html`, `/x/`, `/index.html`),
  * as the hosts answer it with a redirect (Cloudflare 308, Netlify and Vercel 301; nginx 301 for
- * `/rates/` and 404 for `/rates.html`): a page has one address, locally too. Undefined when the
+ * `/x/` and 404 for `/x.html`): a page has one address, locally too. Undefined when the
  * path is already clean or names no page.
  */
 export async function cleanPath(root: string, urlPath: string): Promise<string | undefined> {

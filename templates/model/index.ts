@@ -123,7 +123,7 @@ export const model = defineModel<Data, Config>({
   scaffolds: {
     city: {
       description:
-        'Add a city: its entry in data/cities.yaml (its page, booking option, listings and WhatsApp city line follow) and its texts in every language (drafted from the first city, marked untranslated).',
+        "Add a city: its entry in data/cities.yaml (its page, booking option, listings and WhatsApp city line follow) and its texts in every language (with the first city's keys and placeholders, marked untranslated).",
       options: [
         { flags: '--timezone <zone>', description: 'IANA time zone, such as Europe/Madrid', required: true },
         { flags: '--name <name>', description: 'name in the default language (default: from the id)' },
@@ -132,7 +132,7 @@ export const model = defineModel<Data, Config>({
       ],
       run: (contentDir, id, opts) => ({
         files: newCity(contentDir, id, { timezone: opts.timezone!, name: opts.name, path: opts.path, status: opts.status as 'active' | 'upcoming' | undefined }),
-        next: `The city is a draft (draft: true in data/cities.yaml): site watch shows it, a published build leaves it out. Write its texts (marked [untranslated]) and its areas, then remove draft: true; site check --drafts lists what is left.`,
+        next: `The city is a draft (draft: true in data/cities.yaml): npx site watch shows it, a published build leaves it out. Write its texts (marked [untranslated]) and its areas, then remove draft: true; npx site check --drafts --missing <lang> lists what is left in a language.`,
       }),
     },
   },
