@@ -5,7 +5,7 @@
 // Named imports, not the `z` namespace: the namespace keeps all of zod in the CLI bundle (its 40
 // locales included: 814 KB of a 1.5 MB bundle, parsed at every start); these are what the schemas use.
 import { HOSTS } from '../output/hosts/names.ts';
-import { array, boolean, config as zodConfig, discriminatedUnion, enum as enumOf, literal, number, record, strictObject, string, url as urlOf, type ZodType } from 'zod';
+import { array, boolean, config as zodConfig, discriminatedUnion, enum as enumOf, literal, number, record, strictObject, string, url as urlOf, type RefinementCtx, type ZodType } from 'zod';
 // Zod compiles each object schema into a function (new Function) the first time it parses: a cost
 // a one-shot build pays for a handful of files. Interpreted, the shipped site's load stage took a
 // median ~120 against ~140 ms, and 4,000 posts parsed without the posts' cache 308-386 against
@@ -52,13 +52,13 @@ export const siteFields = {
   baseUrl: url.refine((u) => !/[?#]/.test(u), 'an absolute http(s) URL without a ?query or #fragment'),
   /** Browser UI colours (web manifest, theme-color meta). */
   colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i), background: z.string().regex(/^#[0-9a-f]{6}$/i) }),
-  languages: z.array(langCode).min(1),
+  languages: z.array(langCode).min(1).superRefine(unique()),
   defaultLanguage: langCode,
   /**
    * Languages still being translated (not in `languages`): built by `site watch` and `--drafts`
    * for review, left out of a published build until they move to `languages`.
    */
-  draftLanguages: z.array(langCode).default([]),
+  draftLanguages: z.array(langCode).superRefine(unique()).default([]),
   /** Prefix of every browser-storage key (`<prefix>.lang`, `<prefix>.consent`…): product-specific, so nothing clashes. */
   storageKey: z.string().regex(/^[a-z0-9._-]+$/),
   /** ISO 4217 code of every price on the site (formatted per language). */
@@ -96,8 +96,27 @@ export function siteSchemaWith(extra: Record<string, ZodType> | undefined): type
   return (extra ? z.strictObject({ ...siteFields, ...extra }) : siteSchema) as typeof siteSchema;
 }
 
+/**
+ * A check for a list (`z.array(…).superRefine(unique('id'))`): no two items with the same `key`
+ * (or, without a key, no item twice in a list of ids). A duplicate is an error where it stands,
+ * naming the first: two entries with one id would otherwise share their texts, and one of them
+ * would be chosen silently (two booking options sent with one value, two pictures with one caption).
+ */
+function unique(key?: string): (list: readonly unknown[], ctx: RefinementCtx<unknown[]>) => void {
+  return (list, ctx) => {
+    const seen = new Map<string, number>();
+    list.forEach((item, i) => {
+      const value = key === undefined ? item : (item as Record<string, unknown> | null)?.[key];
+      if (typeof value !== 'string') return;
+      const first = seen.get(value);
+      if (first === undefined) seen.set(value, i);
+      else ctx.addIssue({ code: 'custom', path: key === undefined ? [i] : [i, key], message: `duplicate ${key ?? 'entry'} "${value}" (first used at [${first}])`, params: { diagnostic: 'duplicate' } });
+    });
+  };
+}
+
 /** Field types a site's model builds its schemas from, with the messages every content file shares. */
-export const fields = { id, langCode, isoDate, routePath, url, phone, price, timeZone: () => z.string().refine(isTimeZone, 'an IANA time zone like Europe/Paris') };
+export const fields = { id, langCode, isoDate, routePath, url, phone, price, timeZone: () => z.string().refine(isTimeZone, 'an IANA time zone like Europe/Paris'), unique };
 
 /** `content/pages.yaml`: the site's fixed pages; each is built in every language. */
 export const pagesSchema = z
@@ -122,7 +141,7 @@ export const pagesSchema = z
 /** `content/data/blog.yaml`. */
 export const blogSchema = z.strictObject({
   path: routePath,
-  categories: z.array(id).min(1),
+  categories: z.array(id).min(1).superRefine(unique()),
   /** Posts per list page; longer lists continue at {path}/page/2 etc., so no page grows with the blog. */
   postsPerPage: z.number().int().min(1).max(100),
 });

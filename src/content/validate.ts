@@ -51,7 +51,11 @@ export function validate<S extends z.ZodType>(
     let message = issue.message;
     let pos: { line: number; column: number } | undefined;
     let field = fieldPath(fieldPrefix) + (fieldPrefix.length && path.length ? '.' : '') + fieldPath(path, file.data) || '(root)';
-    if (issue.code === 'unrecognized_keys') {
+    // A check of our own (fields.unique): its message is written for the operator, with its own code.
+    const own = issue.code === 'custom' ? (issue.params as { diagnostic?: string } | undefined)?.diagnostic : undefined;
+    if (own) {
+      // message as written
+    } else if (issue.code === 'unrecognized_keys') {
       const key = issue.keys[0]!;
       message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: check the spelling`;
       pos = file.locateKey(path, key);
@@ -66,7 +70,7 @@ export function validate<S extends z.ZodType>(
     }
     pos ??= file.locate(path);
     diags.error({
-      code: 'schema',
+      code: own ?? 'schema',
       file: file.file,
       line: pos.line,
       column: pos.column,

@@ -7,7 +7,7 @@ import { array, boolean, email, number, record, strictObject, string, union, enu
 import { fields } from '@site/api';
 
 const z = { array, boolean, email, number, record, strictObject, string, union, enum: enumOf };
-const { id, langCode, isoDate, routePath, url, phone, price } = fields;
+const { id, langCode, isoDate, routePath, url, phone, price, unique } = fields;
 
 /** What this site adds to `content/site.yaml`: the provider, contact details, its features. */
 export const configFields = {
@@ -49,9 +49,9 @@ export const servicesSchema = z.strictObject({
       badge: id.optional(),
       page: id.optional(),
     }),
-  ),
-  included: z.array(id),
-  requirements: z.array(id),
+  ).superRefine(unique('id')),
+  included: z.array(id).superRefine(unique()),
+  requirements: z.array(id).superRefine(unique()),
 });
 
 export const ratesSchema = z.strictObject({
@@ -66,8 +66,8 @@ export const ratesSchema = z.strictObject({
       /** Shown as "on request" (beside the price when there is one). */
       onRequest: z.boolean().default(false),
     }),
-  ),
-  extras: z.array(z.strictObject({ id, duration: id, price })),
+  ).superRefine(unique('id')),
+  extras: z.array(z.strictObject({ id, duration: id, price })).superRefine(unique('id')),
 });
 
 export const bookingSchema = z.strictObject({
@@ -75,8 +75,8 @@ export const bookingSchema = z.strictObject({
   minAdvanceHours: z.number().int('whole hours').min(1, 'at least 1 hour').max(168, 'at most 168 hours (a week)'),
   confirmationMinutes: z.number().int().positive(),
   /** Durations offered (labels: booking.duration.<id>); price and "on request" come from the rate tier. */
-  durations: z.array(z.strictObject({ id, tier: id })).min(1),
-  locations: z.array(id).min(1),
+  durations: z.array(z.strictObject({ id, tier: id })).min(1).superRefine(unique('id')),
+  locations: z.array(id).min(1).superRefine(unique()),
 });
 
 export const venuesSchema = z.array(
@@ -89,7 +89,7 @@ export const venuesSchema = z.array(
     email: z.email().optional(),
     /** A price range in EUR, or a text key id (`variable`, `premium`). */
     price: z.union([z.strictObject({ min: price, max: price }).refine((r) => r.min <= r.max, 'a range whose min is not above its max'), id]),
-    features: z.array(id),
+    features: z.array(id).superRefine(unique()),
   }),
 );
 
@@ -100,13 +100,13 @@ export const galleryImage = z.strictObject({
 });
 
 export const gallerySchema = z.strictObject({
-  categories: z.array(id).min(1),
+  categories: z.array(id).min(1).superRefine(unique()),
   /** Open Graph / Twitter preview image. */
   socialImage: galleryImage.omit({ category: true }),
   /** Portraits used on the about page and in the hero. */
-  portraits: z.array(galleryImage.omit({ category: true })),
-  images: z.array(galleryImage),
-  featured: z.array(galleryImage),
+  portraits: z.array(galleryImage.omit({ category: true })).superRefine(unique('id')),
+  images: z.array(galleryImage).superRefine(unique('id')),
+  featured: z.array(galleryImage).superRefine(unique('id')),
 });
 
 export const reviewsSchema = z.array(
@@ -123,7 +123,7 @@ export const reviewsSchema = z.array(
 );
 
 export const ctaSchema = z.strictObject({
-  variants: z.array(z.strictObject({ id, icon: z.string().min(1), color: z.string().regex(/^#[0-9a-f]{6}$/i) })).min(1),
+  variants: z.array(z.strictObject({ id, icon: z.string().min(1), color: z.string().regex(/^#[0-9a-f]{6}$/i) })).min(1).superRefine(unique('id')),
   defaultVariant: id,
   /** Language of the WhatsApp message (its option labels come from this language's table). */
   messageLanguage: langCode,
@@ -148,7 +148,7 @@ export const citiesSchema = z.array(
     draft: z.boolean().default(false),
     /** Gallery image id (data/gallery.yaml) shown on the city page. */
     image: id.optional(),
-    areas: z.array(id).default([]),
+    areas: z.array(id).superRefine(unique()).default([]),
     /** Milestones of an upcoming city; a date in the past is a stale-content warning. */
     timeline: z
       .array(
@@ -163,6 +163,7 @@ export const citiesSchema = z.array(
           })
           .refine((m) => !m.until || m.until >= m.due, 'until is not before due'),
       )
+      .superRefine(unique('id'))
       .default([]),
   }),
 );
@@ -178,11 +179,11 @@ export const businessSchema = z.strictObject({
   paymentAccepted: z.array(z.string().min(1)).min(1),
   open247: z.boolean(),
   /** Rate tier ids offered in the markup; their prices come from rates.yaml, so they are on the rates page. */
-  offers: z.array(id),
+  offers: z.array(id).superRefine(unique()),
   /** The page (pages.yaml id) whose URL each offer links: where every offered price is shown. */
   offersPage: id,
   /** Page ids that carry the business markup (every city page carries it too). */
-  pages: z.array(id),
+  pages: z.array(id).superRefine(unique()),
 });
 
 export const legalSchema = z.strictObject({
@@ -218,9 +219,9 @@ export const legalSchema = z.strictObject({
 
 export const trackingSchema = z.strictObject({
   /** utm_source values of the directory listings. */
-  directorySources: z.array(id),
+  directorySources: z.array(id).superRefine(unique()),
   /** Sources whose visitors get the direct_action call-to-action. */
-  directActionSources: z.array(id),
+  directActionSources: z.array(id).superRefine(unique()),
   /** Referrer host (suffix) → source name, reported with medium "referral". */
   referrers: z.record(z.string().min(1), id),
   attributionDays: z.number().int().positive(),

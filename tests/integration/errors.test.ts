@@ -79,6 +79,25 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors((c) => edit(c, 'pages.yaml', '{ id: legal,', '{ id: privacy,'), /pages\.yaml:\d+:\d+: error \[duplicate\] \[(?!\d+\])[\w-]+\]\.id: duplicate id "privacy"/);
   });
 
+  it('duplicate ids inside lists (a picture, a service card, a rate extra, a booking duration and place, a language): each at its line, in one run', async () => {
+    await expectErrors(
+      (c) => {
+        edit(c, 'data/gallery.yaml', 'id: lifestyle-4,', 'id: lifestyle-3,');
+        edit(c, 'data/services.yaml', '{ id: events,', '{ id: dinner,');
+        edit(c, 'data/rates.yaml', '{ id: wellness,', '{ id: hotels,');
+        edit(c, 'data/booking.yaml', '{ id: 2h,', '{ id: 1h,');
+        edit(c, 'data/booking.yaml', /locations: \[hotel, \w+/, 'locations: [hotel, hotel');
+        edit(c, 'site.yaml', /^languages: \[en, /m, 'languages: [en, en, ');
+      },
+      /data\/gallery\.yaml:\d+:\d+: error \[duplicate\] images\[lifestyle-3\]\.id: duplicate id "lifestyle-3" \(first used at \[2\]\)/,
+      /data\/services\.yaml:\d+:\d+: error \[duplicate\] cards\[dinner\]\.id: duplicate id "dinner"/,
+      /data\/rates\.yaml:\d+:\d+: error \[duplicate\] extras\[hotels\]\.id: duplicate id "hotels"/,
+      /data\/booking\.yaml:\d+:\d+: error \[duplicate\] durations\[1h\]\.id: duplicate id "1h"/,
+      /data\/booking\.yaml:\d+:\d+: error \[duplicate\] locations\[1\]: duplicate entry "hotel"/,
+    );
+    await expectErrors((c) => edit(c, 'site.yaml', /^languages: \[en, /m, 'languages: [en, en, '), /site\.yaml:\d+:\d+: error \[duplicate\] languages\[1\]: duplicate entry "en"/);
+  });
+
   it('two routes writing one file name both sources', async () => {
     await expectErrors(
       (c) => {
