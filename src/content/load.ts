@@ -299,7 +299,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
         const table = flatTable(file);
         for (const [key, value] of table.bad) {
           const pos = file.locate(key.split('.'));
-          diags.error({ code: 'schema', file: rel, ...pos, field: key, message: `expected a text or a group of texts, found ${JSON.stringify(value)}` });
+          diags.error({ code: 'schema', file: rel, ...pos, field: key, message: notText(value, file, pos) });
         }
         texts[lang] = table.texts;
         checkLocale(file, table.texts['lang.locale'], diags);
@@ -692,6 +692,15 @@ export const postCache = {
     }
   },
 };
+
+/** Why a text table's value is not a text, with the fix: a number or true/false as YAML read it, with the quotes it needs. */
+function notText(value: unknown, file: YamlFile, pos: { line: number; column: number }): string {
+  if (typeof value !== 'number' && typeof value !== 'boolean') return `expected a text or a group of texts, found ${JSON.stringify(value) ?? 'nothing'}`;
+  // As written: the rest of its line, without a comment.
+  const written = (file.source.split('\n')[pos.line - 1 - file.lineOffset] ?? '').slice(pos.column - 1).replace(/\s+#.*$/, '').trim();
+  const kind = typeof value === 'number' ? 'the number' : 'the value';
+  return `expected a text, found ${kind} ${String(value)}${written && written !== String(value) ? ` (YAML reads ${written} without quotes as that)` : ''}: write it in quotes, ${JSON.stringify(written || String(value))}`;
+}
 
 /**
  * A text file's flat table (markers taken out: takeUntranslated) and its values that are not

@@ -36,7 +36,28 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
     diags.error({ code: 'not-text', file: rel, message: notText(bytes, nul) });
     return undefined;
   }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const control = CONTROL.exec(body);
+  if (control) {
+    const before = body.slice(0, control.index);
+    const line = before.split('\n').length;
+    diags.error({ code: 'not-text', file: rel, line, column: control.index - before.lastIndexOf('\n'), message: controlMessage(control[0]) });
+    return undefined;
+  }
+  return body;
+}
+
+/**
+ * Control characters but tab, line feed and carriage return: no page can show one (in HTML they are
+ * parse errors, a browser shows a box or nothing), and one in a title or a text is a pasted or
+ * mistyped character the operator never meant. YAML escapes (`"\0"`, `"\x07"`) are checked after
+ * parsing (content/yaml.ts).
+ */
+export const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** The error for control character `c`. */
+export function controlMessage(c: string): string {
+  return `a control character (U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) that no page can show: remove it`;
 }
 
 /**

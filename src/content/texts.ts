@@ -17,8 +17,9 @@ export function flattenTexts(
   }
   for (const [k, v] of Object.entries(tree as TextTree)) {
     const key = prefix ? `${prefix}.${k}` : k;
+    // A number is not taken as its text: YAML reads `10.000` as 10 and `08001` as 8001, and the
+    // page would show what the operator never wrote (load.ts names the fix: quotes).
     if (typeof v === 'string') out[key] = v;
-    else if (typeof v === 'number') out[key] = String(v);
     else if (v && typeof v === 'object' && !Array.isArray(v)) flattenTexts(v, bad, key, out);
     else bad(key, v);
   }

@@ -8,6 +8,7 @@ import { load as fastLoad, CORE_SCHEMA } from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
 import { explainYamlErrors } from './yaml-errors.ts';
+import { CONTROL, controlMessage } from './read.ts';
 
 type Position = { line: number; column: number };
 
@@ -103,7 +104,29 @@ export function parseYaml(file: string, source: string, diags: Diagnostics, line
       );
     }
   }
-  return yamlFile(file, source, data, lineOffset, parsed);
+  const made = yamlFile(file, source, data, lineOffset, parsed);
+  return controlsIn(made, diags) ? undefined : made;
+}
+
+/** Report every string (value or key) of `file` holding a control character, written as a YAML escape (`"\x07"`); true if any. */
+function controlsIn(file: YamlFile, diags: Diagnostics): boolean {
+  let found = false;
+  const walk = (value: unknown, path: PropertyKey[]): void => {
+    if (typeof value === 'string') {
+      const c = CONTROL.exec(value);
+      if (!c) return;
+      found = true;
+      const pos = file.locate(path);
+      diags.error({ code: 'not-text', file: file.file, ...pos, field: path.join('.') || '(root)', message: `${controlMessage(c[0])} (written as an escape, such as "\\x${c[0].charCodeAt(0).toString(16).padStart(2, '0')}")` });
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    else if (value !== null && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) {
+        if (CONTROL.test(k)) walk(k, path);
+        walk(v, [...path, k]);
+      }
+  };
+  walk(file.data, []);
+  return found;
 }
 
 /**

@@ -98,6 +98,31 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^languages: \[en, /m, 'languages: [en, en, '), /site\.yaml:\d+:\d+: error \[duplicate\] languages\[1\]: duplicate entry "en"/);
   });
 
+  it('a number where a text belongs is an error with the quotes it needs, not the number as text ("10.000" is not 10)', async () => {
+    await expectErrors(
+      (c) => {
+        edit(c, 'i18n/en.yaml', /^(  title: ).*$/m, '$110.000  # ten thousand');
+        edit(c, 'i18n/es.yaml', /^(    name: )Madrid$/m, '$108001');
+      },
+      /i18n\/en\.yaml:\d+:\d+: error \[schema\] [\w.]+\.title: expected a text, found the number 10 \(YAML reads 10\.000 without quotes as that\): write it in quotes, "10\.000"/,
+      /i18n\/es\.yaml:\d+:\d+: error \[schema\] city\.madrid\.name: expected a text, found the number 8001 .*"08001"/,
+    );
+  });
+
+  it('a control character (an escape in YAML, a raw one in markdown) is an error at its line, never published', async () => {
+    const post = readdirSync(path.join(FIXTURE_CONTENT, 'blog')).sort()[0]!;
+    await expectErrors(
+      (c) => {
+        edit(c, 'i18n/en.yaml', /^(  title: ).*$/m, '$1"Good\\0company\\x1b[31m"');
+        edit(c, `blog/${post}/en.md`, /^title: .*$/m, 'title: "A bell\\x07"');
+        edit(c, `blog/${post}/es.md`, /\n*$/, '\n\nA bell \u0007 in the body.\n');
+      },
+      /i18n\/en\.yaml:\d+:\d+: error \[not-text\] [\w.]+\.title: a control character \(U\+0000\) that no page can show/,
+      new RegExp(`blog/${post}/en\\.md:2:\\d+: error \\[not-text\\] title: a control character \\(U\\+0007\\)`),
+      new RegExp(`blog/${post}/es\\.md:\\d+:\\d+: error \\[not-text\\] a control character \\(U\\+0007\\)`),
+    );
+  });
+
   it('two routes writing one file name both sources', async () => {
     await expectErrors(
       (c) => {

@@ -86,8 +86,9 @@ describe('text tables', () => {
   it('[R-UI-19] flattens nested keys and shows a missing key as the key itself', () => {
     const bad: string[] = [];
     const table = flattenTexts({ a: { b: 'B {x}', c: 3 }, d: ['no'] }, (k) => bad.push(k));
-    expect(table).toEqual({ 'a.b': 'B {x}', 'a.c': '3' });
-    expect(bad).toEqual(['d']);
+    // A number is not a text: YAML reads `10.000` as 10 (load.ts reports it with the quotes it needs).
+    expect(table).toEqual({ 'a.b': 'B {x}' });
+    expect(bad).toEqual(['a.c', 'd']);
     const missing: string[] = [];
     const t = createTranslate((k) => missing.push(k), createMessages(table, 'en', new Map(), 'EUR'));
     expect(t('a.b', { x: 1 })).toBe('B 1');
