@@ -402,6 +402,9 @@ function lstatExists(p: string): boolean {
  * interrupted host-folder swap. Never touches `<out>.host/` itself (host-only files) or anything
  * else beside the output.
  */
+/** The names this tool gives in a builds folder: a build (`<time>-<pid>`), a temporary live link, a set-aside previous output or host folder. */
+const BUILDS_ENTRY = /^(?:[0-9a-z]+|live|legacy|host-old)-\d+$/;
+
 export function removeLeftovers(outDir: string, running: (build: string) => boolean = () => false): void {
   const out = path.resolve(outDir);
   const builds = buildsDir(out);
@@ -419,13 +422,15 @@ export function removeLeftovers(outDir: string, running: (build: string) => bool
   const pidOf = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? NaN);
   let names: string[] = [];
   try {
-    names = readdirSync(builds);
+    // Only a builds folder this tool marked, and in it only the names it gives: what anyone else
+    // put there stays (nothing a build did not write is deleted).
+    if (existsSync(path.join(builds, MARKER))) names = readdirSync(builds).filter((n) => BUILDS_ENTRY.test(n));
   } catch {
     // No builds folder yet.
   }
   for (const name of names) {
     const p = path.join(builds, name);
-    if (name === MARKER || name === LIVE || live.has(p)) continue;
+    if (name === LIVE || live.has(p)) continue;
     const pid = pidOf(name);
     if (Number.isFinite(pid) && pid !== process.pid && alive(pid)) continue;
     if (running(p)) continue; // a build of this process, not yet published

@@ -2,7 +2,7 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyContent, EPOCH, listFiles, read, ROOT, runCli, tmpDir } from '../helpers/site.ts';
+import { copyContent, EPOCH, listFiles, read, ROOT, runCli, runMain, tmpDir } from '../helpers/site.ts';
 
 /** Every file under a folder with its bytes, to prove a refused build touched nothing. */
 function snapshot(dir: string): Record<string, string> {
@@ -98,6 +98,25 @@ describe('[R-SAFE-1] output folder safety', () => {
   // the second migrates a copy of the first one's output.
   let content: string;
   let empty: string;
+  it('never deletes what someone else put into the builds folder beside the output, marked or not', async () => {
+    const content = copyContent();
+    const parent = tmpDir();
+    const out = path.join(parent, 'dist');
+    const builds = path.join(parent, '.dist.builds');
+    // A folder of that name made by someone else (no marker) before the first build.
+    mkdirSync(builds);
+    writeFileSync(path.join(builds, 'mine.txt'), 'mine');
+    expect((await runMain(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
+    mkdirSync(path.join(builds, 'notes'));
+    writeFileSync(path.join(builds, 'notes', 'todo.txt'), 'mine too');
+    writeFileSync(path.join(content, 'i18n', 'en.yaml'), readFileSync(path.join(content, 'i18n', 'en.yaml'), 'utf8') + '\n');
+    expect((await runMain(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
+    expect(readFileSync(path.join(builds, 'mine.txt'), 'utf8')).toBe('mine');
+    expect(readFileSync(path.join(builds, 'notes', 'todo.txt'), 'utf8')).toBe('mine too');
+    // Its own leftovers still go: only the live build's folder stays of the two builds.
+    expect(readdirSync(builds).filter((n) => /^[0-9a-z]+-\d+$/.test(n))).toHaveLength(1);
+  });
+
   it('accepts an empty folder', async () => {
     content = copyContent();
     empty = path.join(tmpDir(), 'dist');
