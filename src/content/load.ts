@@ -609,7 +609,7 @@ function lineOf(source: string, re: RegExp): number {
 
 /** A post's front matter and body, or undefined (an error reported) when it has no closed front matter. */
 function splitPost(rel: string, source: string, diags: Diagnostics): { matter: string; body: string } | undefined {
-  if (!/^---\r?\n/.test(source)) {
+  if (!/^---[ \t]*\r?\n/.test(source)) {
     diags.error({ code: 'front-matter', file: rel, line: 1, message: 'a post starts with front matter between --- lines (title, excerpt, date, category, author, tags)' });
     return undefined;
   }

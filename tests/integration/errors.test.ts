@@ -192,6 +192,15 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     );
   });
 
+  it('front matter whose --- lines end in spaces or a tab is read as front matter (an editor may leave them)', async () => {
+    const c = copyContent();
+    edit(c, 'blog/monaco-grand-prix/en.md', /^---\n/, '---   \n');
+    edit(c, 'blog/monaco-grand-prix/en.md', /\n---\n/, '\n--- \t\n');
+    const { out } = await renderSite(c);
+    const plain = await renderSite(copyContent());
+    expect(read(out, 'blog/monaco-grand-prix.html')).toBe(read(plain.out, 'blog/monaco-grand-prix.html'));
+  });
+
   it('all errors of a build are reported at once', async () => {
     const err = await expectFailure(
       (c) => {
