@@ -1,5 +1,5 @@
 /** Resolve command-line options into one frozen config shared by every command. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, projectRoot } from './project.ts';
 import { HOSTS, type HostName } from './output/hosts/names.ts';
@@ -59,6 +59,10 @@ export function siteFolder(contentDir: string, name: 'templates' | 'client', ent
 export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfig {
   const root = projectRoot();
   const contentDir = path.resolve(cwd, opts.content ?? 'content');
+  // A mistyped folder is said as such, not as every content file missing.
+  const content = statSync(contentDir, { throwIfNoEntry: false });
+  if (!content?.isDirectory())
+    throw new UsageError(`--content ${opts.content ?? 'content'}: ${content ? 'is a file, not a folder' : 'no such folder'} (${contentDir}). Give the folder that holds site.yaml${opts.content === undefined ? ', or run the command in the folder that holds content/' : ''}`);
   const outDir = path.resolve(cwd, opts.out ?? 'dist');
   // No query or fragment: every canonical, hreflang and sitemap URL is the base plus a path.
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(opts.baseUrl))

@@ -100,7 +100,7 @@ export function siteSchemaWith(extra: Record<string, ZodType> | undefined): type
  * A check for a list (`z.array(…).superRefine(unique('id'))`): no two items with the same `key`
  * (or, without a key, no item twice in a list of ids). A duplicate is an error where it stands,
  * naming the first: two entries with one id would otherwise share their texts, and one of them
- * would be chosen silently (two booking options sent with one value, two pictures with one caption).
+ * would be chosen silently (two options of a form sent with one value, two pictures with one caption).
  */
 function unique(key?: string): (list: readonly unknown[], ctx: RefinementCtx<unknown[]>) => void {
   return (list, ctx) => {

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postSchema } from '../../src/content/schema.ts';
 import { splitFrontMatter } from '../../src/content/post-body.ts';
-import { buildSite, copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+import { buildSite, copyContent, edit, EPOCH, listFiles, read, ROOT, runCli, runMain, tmpDir, type CliResult } from '../helpers/site.ts';
 import { flatten } from '../helpers/content.ts';
 import { parseHtml } from '../helpers/dom.ts';
 
@@ -27,6 +27,13 @@ describe('version, usage errors and help', () => {
     edit(content, 'data/health.yaml', /lastUpdate: .*\n/, '');
     const failed = await runCli(['build', '--content', content, '--out', path.join(tmpDir(), 'dist')]);
     expect(failed.code).toBe(1);
+    // A mistyped content folder is said as such (not as every content file missing).
+    for (const [cmd, dir, said] of [['check', path.join(content, 'nope'), 'no such folder'], ['build', path.join(content, 'site.yaml'), 'is a file, not a folder']] as const) {
+      const r = await runMain([cmd, '--content', dir, ...(cmd === 'build' ? ['--out', path.join(tmpDir(), 'dist')] : [])]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--content ${dir}: ${said}`);
+      expect(r.stderr).not.toContain('missing-file');
+    }
   });
 
   it('[R-OPS-6] help wraps cleanly at 80 columns: no line longer, no line broken before it had to be', async () => {
