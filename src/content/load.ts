@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
-import type { z } from 'zod';
+import { looseObject, type z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
 import * as S from './schema.ts';
 import type { ContentRef, LoadedParts, Post, Report, Routing, Site, SiteConfig, SiteModel } from './model.ts';
@@ -254,11 +254,15 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   const data = Object.fromEntries(kinds.filter((k) => !k.core).map((k) => [k.key, values[k.key]]));
 
   const config = siteFile?.value;
+  // site.yaml with an error elsewhere (a currency, a phone number): its languages, when those fields
+  // are sound, still load the text tables and the posts, so their errors show in the same run.
+  const langs: LanguageFields | undefined = config ?? languagesOf(siteFile?.file.data);
   const pages = pagesFile?.value;
   const texts: Record<string, Record<string, string>> = {};
   const textFiles: Record<string, YamlFile> = {};
   const untranslated: Record<string, string[]> = {};
-  if (config) {
+  if (langs && siteFile) {
+    const config = langs;
     const at = (field: string) => ({ file: 'site.yaml', ...siteFile.file.locate(field.split('.')), field });
     if (!config.languages.includes(config.defaultLanguage)) {
       diags.error({
@@ -315,12 +319,14 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
         table[lang] = value;
       }
     }
-    if (opts.baseUrl) config.baseUrl = opts.baseUrl;
-    config.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    if (siteFile.value) {
+      if (opts.baseUrl) siteFile.value.baseUrl = opts.baseUrl;
+      siteFile.value.baseUrl = siteFile.value.baseUrl.replace(/\/+$/, '');
+    }
     leaveOutDraftLanguages(config, { texts, textFiles, untranslated }, opts.drafts, at, diags);
   }
 
-  const posts = config && blog ? await loadPosts(opts, config.languages, blog.categories, diags, config.draftLanguages) : [];
+  const posts = langs && blog ? await loadPosts(opts, langs.languages, blog.categories, diags, langs.draftLanguages) : [];
   if (!opts.drafts) leaveOutDraftEntries(kinds, data, diags);
   if (siteFile) files.set('site.yaml', siteFile.file);
   for (const f of Object.values(textFiles)) files.set(f.file, f); // a model's checks of texts name their line
@@ -361,6 +367,16 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   return socialImage === undefined ? site : deepFreeze({ ...site, socialImage });
 }
 
+/** The fields of site.yaml that say which text tables and post files there are. */
+type LanguageFields = Pick<SiteConfig, 'languages' | 'defaultLanguage' | 'draftLanguages'>;
+const languageFields = looseObject({ languages: S.siteSchema.shape.languages, defaultLanguage: S.siteSchema.shape.defaultLanguage, draftLanguages: S.siteSchema.shape.draftLanguages });
+
+/** site.yaml's language fields from its parsed data, when they are sound (the file's own errors are reported by its schema). */
+function languagesOf(data: unknown): LanguageFields | undefined {
+  const r = languageFields.safeParse(data);
+  return r.success ? r.data : undefined;
+}
+
 function routingOf(model: SiteModel, config: SiteConfig): Routing {
   const files = Object.fromEntries(Object.entries(model.data).map(([kind, k]) => [kind, k.file]));
   return { entryPages: model.entryPages ?? [], landings: model.landings, params: model.pathParams?.(config) ?? {}, files };
@@ -393,7 +409,7 @@ function checkLocale(file: YamlFile, locale: string | undefined, diags: Diagnost
  * `--drafts` (and `site watch`) build them, showing a missing text as its key.
  */
 function leaveOutDraftLanguages(
-  config: SiteConfig,
+  config: LanguageFields,
   tables: { texts: Record<string, unknown>; textFiles: Record<string, unknown>; untranslated: Record<string, string[]> },
   drafts: boolean,
   at: (field: string) => { file: string; field: string },

@@ -201,6 +201,19 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     expect(read(out, 'blog/monaco-grand-prix.html')).toBe(read(plain.out, 'blog/monaco-grand-prix.html'));
   });
 
+  it('an error in site.yaml (not in its languages) does not hide the errors of the text tables and posts', async () => {
+    await expectErrors(
+      (c) => {
+        edit(c, 'site.yaml', /^currency: .*$/m, 'currency: 12');
+        edit(c, 'i18n/es.yaml', /\n*$/, '\nbroken: "unclosed\n');
+        edit(c, 'blog/monaco-grand-prix/en.md', /^category: .*$/m, 'category: nope');
+      },
+      /site\.yaml:\d+:\d+: error \[schema\] currency: expected string, found number 12/,
+      /i18n\/es\.yaml:\d+:\d+: error \[yaml\] a quoted text starts here and is never closed/,
+      /blog\/monaco-grand-prix\/en\.md:\d+: error \[reference\] category: unknown category "nope"/,
+    );
+  });
+
   it('all errors of a build are reported at once', async () => {
     const err = await expectFailure(
       (c) => {
