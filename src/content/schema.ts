@@ -6,6 +6,9 @@
 // locales included: 814 KB of a 1.5 MB bundle, parsed at every start); these are what the schemas use.
 import { HOSTS } from '../output/hosts/names.ts';
 import { array, boolean, config as zodConfig, discriminatedUnion, enum as enumOf, literal, number, record, strictObject, string, url as urlOf, type RefinementCtx, type ZodType } from 'zod';
+
+/** What a colour field expects. */
+const COLOUR = 'a colour written #rrggbb, such as #8a5a44';
 // Zod compiles each object schema into a function (new Function) the first time it parses: a cost
 // a one-shot build pays for a handful of files. Interpreted, the shipped site's load stage took a
 // median ~120 against ~140 ms, and 4,000 posts parsed without the posts' cache 308-386 against
@@ -51,7 +54,7 @@ export const siteFields = {
   // The base of every canonical and sitemap URL: a path may follow, a query or fragment may not.
   baseUrl: url.refine((u) => !/[?#]/.test(u), 'an absolute http(s) URL without a ?query or #fragment'),
   /** Browser UI colours (web manifest, theme-color meta). */
-  colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i), background: z.string().regex(/^#[0-9a-f]{6}$/i) }),
+  colors: z.strictObject({ theme: z.string().regex(/^#[0-9a-f]{6}$/i, COLOUR), background: z.string().regex(/^#[0-9a-f]{6}$/i, COLOUR) }),
   languages: z.array(langCode).min(1).superRefine(unique()),
   defaultLanguage: langCode,
   /**
@@ -116,7 +119,7 @@ function unique(key?: string): (list: readonly unknown[], ctx: RefinementCtx<unk
 }
 
 /** Field types a site's model builds its schemas from, with the messages every content file shares. */
-export const fields = { id, langCode, isoDate, routePath, url, phone, price, timeZone: () => z.string().refine(isTimeZone, 'an IANA time zone like Europe/Paris'), unique };
+export const fields = { id, langCode, isoDate, routePath, url, phone, price, timeZone: () => z.string().refine(isTimeZone, 'an IANA time zone like Europe/Paris'), colour: () => z.string().regex(/^#[0-9a-f]{6}$/i, COLOUR), unique };
 
 /** `content/pages.yaml`: the site's fixed pages; each is built in every language. */
 export const pagesSchema = z

@@ -36,6 +36,22 @@ function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
+/** What zod's formats expect, in the words of the rest of the messages. */
+const FORMATS: Record<string, string> = {
+  email: 'an email address such as name@example.com',
+  url: 'an address starting with https://',
+};
+
+/** A size limit zod reports in its own words ("Too big: expected number to be <=5"), in plain ones. */
+function bound(issue: { code: 'too_big' | 'too_small'; origin?: string; inclusive?: boolean; maximum?: unknown; minimum?: unknown }): string {
+  const big = issue.code === 'too_big';
+  const n = Number(big ? issue.maximum : issue.minimum);
+  const limit = issue.inclusive === false ? (big ? `below ${n}` : `above ${n}`) : big ? `at most ${n}` : `at least ${n}`;
+  if (issue.origin === 'string') return `expected ${limit} character${n === 1 ? '' : 's'}`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `expected ${limit} entr${n === 1 ? 'y' : 'ies'}`;
+  return `expected ${limit}`;
+}
+
 /** Validate a parsed file; every issue becomes an error with line and field. */
 export function validate<S extends z.ZodType>(
   file: YamlFile,
@@ -60,6 +76,12 @@ export function validate<S extends z.ZodType>(
       message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: check the spelling`;
       pos = file.locateKey(path, key);
       field = fieldPath(fieldPrefix) + (fieldPrefix.length ? '.' : '') + fieldPath([...path, key], file.data);
+    } else if (path.length === 0 && (actual === undefined || actual === null)) {
+      message = 'the file is empty (or holds only comments): write its fields';
+    } else if ((issue.code === 'too_big' || issue.code === 'too_small') && /^Too (big|small): /.test(issue.message)) {
+      message = `${bound(issue)}, found ${Array.isArray(actual) || typeof actual === 'string' ? actual.length : describe(actual)}`;
+    } else if (issue.code === 'invalid_format' && /^Invalid /.test(issue.message)) {
+      message = `expected ${FORMATS[issue.format] ?? `a text matching ${(issue as { pattern?: string }).pattern ?? issue.format}`}, found ${describe(actual)}`;
     } else if (issue.code === 'invalid_type' && actual === undefined) {
       message = `missing required field: expected ${issue.expected}`;
     } else if (issue.code === 'invalid_type') {

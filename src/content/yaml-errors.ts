@@ -95,5 +95,7 @@ export function explainYamlErrors(source: string, errors: readonly ParserError[]
     const key = /^\s*(?:-\s+)?([^:]+):/.exec(text)?.[1]?.trim();
     return [{ line: L, col: first.col, message: `${key ? `"${key}"` : 'this key'} appears twice in the same group: remove or rename one of them` }];
   }
+  // The parser's own stack ran out: lists or groups inside each other thousands of levels deep.
+  if (/Maximum call stack/.test(first.message)) return [{ line: L, col: first.col, message: 'lists or groups are nested inside each other thousands of levels deep here, more than any content file holds: was something pasted by mistake? Remove the extra [ or {' }];
   return [{ line: L, col: first.col, message: `malformed YAML: ${first.message}${errors.length > 1 ? ' (fix this first: what follows may be a consequence of it)' : ''}` }];
 }

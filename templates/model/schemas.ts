@@ -123,7 +123,7 @@ export const reviewsSchema = z.array(
 );
 
 export const ctaSchema = z.strictObject({
-  variants: z.array(z.strictObject({ id, icon: z.string().min(1), color: z.string().regex(/^#[0-9a-f]{6}$/i) })).min(1).superRefine(unique('id')),
+  variants: z.array(z.strictObject({ id, icon: z.string().min(1), color: fields.colour() })).min(1).superRefine(unique('id')),
   defaultVariant: id,
   /** Language of the WhatsApp message (its option labels come from this language's table). */
   messageLanguage: langCode,

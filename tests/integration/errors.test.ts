@@ -214,6 +214,24 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     );
   });
 
+  it('schema messages are plain words with what was found, not the validator library\'s (limits, colours, email, an empty file, deep nesting)', async () => {
+    const report = await expectErrors(
+      (c) => {
+        edit(c, 'data/reviews.yaml', /rating: \d/, 'rating: 7');
+        edit(c, 'site.yaml', /^( {2}theme: ).*$/m, '$1red');
+        edit(c, 'site.yaml', /^( {2}email: ).*$/m, '$1nope');
+        writeFileSync(path.join(c, 'data/blog.yaml'), '# nothing yet\n');
+        writeFileSync(path.join(c, 'data/redirects.yaml'), `deep: ${'['.repeat(100_000)}\n`);
+      },
+      /data\/reviews\.yaml:\d+:\d+: error \[schema\] \[[\w-]+\]\.rating: expected at most 5, found number 7/,
+      /site\.yaml:\d+:\d+: error \[schema\] colors\.theme: expected a colour written #rrggbb, such as #8a5a44, found the text "red"/,
+      /site\.yaml:\d+:\d+: error \[schema\] contact\.email: expected an email address such as name@example\.com, found the text "nope"/,
+      /data\/blog\.yaml:1:1: error \[schema\] \(root\): the file is empty \(or holds only comments\): write its fields/,
+      /data\/redirects\.yaml:\d+:\d+: error \[yaml\] lists or groups are nested inside each other thousands of levels deep/,
+    );
+    expect(report).not.toMatch(/Too big|Invalid |must match pattern|Maximum call stack/);
+  });
+
   it('all errors of a build are reported at once', async () => {
     const err = await expectFailure(
       (c) => {
