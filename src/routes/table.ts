@@ -220,7 +220,11 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);
     if (long) diags.error({ code: 'too-long', ...origin(), message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
     const other = byPath.get(r.path);
-    if (other) diags.error({ code: 'duplicate', field: 'path', message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
+    if (other) {
+      // At the line of whichever of the two is written in a list (a post's path is its folder's name).
+      const [mine, theirs] = [origin(), place(other)];
+      diags.error({ code: 'duplicate', ...(mine.line === undefined && theirs.line !== undefined ? theirs : mine), message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
+    }
     else byPath.set(r.path, r);
   }
 

@@ -132,7 +132,7 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
         edit(c, 'i18n/en.yaml', '    lifestyle: Lifestyle\n    travel: Travel', '    lifestyle: Lifestyle\n    en: English\n    travel: Travel');
         edit(c, 'pages.yaml', '{ id: rates, path: /rates,', '{ id: rates, path: /blog/category/en,');
       },
-      /error \[duplicate\] path: two routes write blog\/category\/en\.html/,
+      /pages\.yaml:\d+:\d+: error \[duplicate\] \[\d+\]\.path: two routes write blog\/category\/en\.html/,
     );
   });
 
