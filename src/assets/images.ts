@@ -59,8 +59,8 @@ export const IMAGE_OPTIONS = Object.freeze({
   /** Social preview (og:image): networks want 1200x630 JPEG or PNG, never SVG or AVIF. */
   social: { width: 1200, height: 630 },
 });
-/** Part of an icon's cache key: 'icon-2' since SVG icons are sanitised (a cached unsanitised icon must not be reused). */
-const ICON_PIPELINE = 'icon-2';
+/** Part of an icon's cache key: 'icon-3' since SVG icons' styles load nothing (a cached icon made before must not be reused). */
+const ICON_PIPELINE = 'icon-3';
 /** Bump when the pipeline changes in a way the options above do not show. */
 const PIPELINE = 2;
 /** Files processed into AVIF/WebP/JPEG; anything else (icons excepted) is an error. */
@@ -351,7 +351,12 @@ async function encode(bytes: Buffer, social: boolean, queue: Scheduler): Promise
  * What a published SVG must not hold after sanitising: it is served as an SVG document on the
  * site's origin, and on a host that sends no CSP header (`--host static`) a script in it would run.
  */
-const ACTIVE_SVG = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|(?:href|src|action|data)\s*=\s*["']?\s*(?:javascript|data|vbscript):/i;
+const ACTIVE_SVG = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|(?:href|src|action|data)\s*=\s*["']?\s*(?:javascript|data|vbscript):|@import|url\(\s*["']?\s*(?!#)/i;
+
+/** CSS of an SVG icon with nothing it would load: `@import` rules dropped, a `url()` that leaves the file made `none`. */
+function localCss(css: string): string {
+  return css.replace(/@import[^;]*;?/gi, '').replace(/url\(\s*(["']?)\s*(?!#)[^)]*\)/gi, 'none');
+}
 
 /**
  * An SVG icon through SVGO: editor namespaces, metadata, comments and absolute paths removed, and
@@ -374,13 +379,16 @@ function optimizeSvg(bytes: Buffer): Buffer {
     name: 'removeActiveContent',
     fn: () => ({
       element: {
-        enter(node: { name: string; attributes: Record<string, string> }, parent: { children: unknown[] }) {
+        enter(node: { name: string; attributes: Record<string, string>; children?: { type: string; value?: string }[] }, parent: { children: unknown[] }) {
           // HTML inside an SVG, and elements that load other documents: never needed by an icon.
           if (/^(?:foreignObject|iframe|embed|object)$/i.test(node.name.split(':').pop()!)) {
             parent.children = parent.children.filter((c) => c !== node);
             return;
           }
+          // Styles keep their rules but load nothing: no @import, no url() out of the file.
+          if (node.name === 'style') for (const c of node.children ?? []) if (typeof c.value === 'string') c.value = localCss(c.value);
           for (const [name, value] of Object.entries(node.attributes)) {
+            if (name === 'style') node.attributes[name] = localCss(value);
             if (/^on/i.test(name)) delete node.attributes[name];
             // Links and references stay inside the file (#id): nothing external, no data: or script URLs.
             else if (/(?:^|:)(?:href|src)$/i.test(name) && !value.trim().startsWith('#')) delete node.attributes[name];

@@ -44,6 +44,8 @@ const HOSTILE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http:
   <foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example/"></iframe></div></foreignObject>
   <image href="https://tracker.example/pixel.png" width="1" height="1"/>
   <animate attributeName="fill" values="#000" begin="0s" onbegin="alert('begin')"/>
+  <style>@import url(https://evil.example/a.css); .c { fill: #7a3e2b; background: url('https://tracker.example/b.png') }</style>
+  <circle class="c" cx="8" cy="8" r="2" style="fill: url(https://tracker.example/c.svg#g)"/>
 </svg>
 `;
 
@@ -56,7 +58,7 @@ describe('[R-SAFE-3][R-PRIV-4] image pipeline strictness', () => {
     expect(svg).toHaveLength(1);
     const text = read(out, svg[0]!);
     expect(text).toContain('#7a3e2b'); // still the icon
-    expect(text).not.toMatch(/<script|alert|\son[a-z]+=|javascript:|foreignObject|iframe|evil\.example|tracker\.example/i);
+    expect(text).not.toMatch(/<script|alert|\son[a-z]+=|javascript:|foreignObject|iframe|evil\.example|tracker\.example|@import/i);
   });
 
   it('icons are re-encoded: the PNG without EXIF, GPS or XMP, the SVG without editor metadata, comments or paths', async () => {
