@@ -59,8 +59,8 @@ export const IMAGE_OPTIONS = Object.freeze({
   /** Social preview (og:image): networks want 1200x630 JPEG or PNG, never SVG or AVIF. */
   social: { width: 1200, height: 630 },
 });
-/** Part of an icon's cache key: 'icon-3' since SVG icons' styles load nothing (a cached icon made before must not be reused). */
-const ICON_PIPELINE = 'icon-3';
+/** Part of an icon's cache key: 'icon-4' since SVG icons' styles load nothing, escapes included (a cached icon made before must not be reused). */
+const ICON_PIPELINE = 'icon-4';
 /** Bump when the pipeline changes in a way the options above do not show. */
 const PIPELINE = 2;
 /** Files processed into AVIF/WebP/JPEG; anything else (icons excepted) is an error. */
@@ -351,7 +351,7 @@ async function encode(bytes: Buffer, social: boolean, queue: Scheduler): Promise
  * What a published SVG must not hold after sanitising: it is served as an SVG document on the
  * site's origin, and on a host that sends no CSP header (`--host static`) a script in it would run.
  */
-const ACTIVE_SVG = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|(?:href|src|action|data)\s*=\s*["']?\s*(?:javascript|data|vbscript):|@import|url\(\s*["']?\s*(?!#)/i;
+const ACTIVE_SVG = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|(?:href|src|action|data)\s*=\s*["']?\s*(?:javascript|data|vbscript):|@import|url\(\s*["']?\s*(?!#)|<style[^>]*>[^<]*\\|style="[^"]*\\/i;
 
 /** CSS of an SVG icon with nothing it would load: `@import` rules dropped, a `url()` that leaves the file made `none`. */
 function localCss(css: string): string {
@@ -385,10 +385,21 @@ function optimizeSvg(bytes: Buffer): Buffer {
             parent.children = parent.children.filter((c) => c !== node);
             return;
           }
-          // Styles keep their rules but load nothing: no @import, no url() out of the file.
-          if (node.name === 'style') for (const c of node.children ?? []) if (typeof c.value === 'string') c.value = localCss(c.value);
+          // Styles keep their rules but load nothing: no @import, no url() out of the file. A style
+          // with a CSS escape (`@\69mport`) goes whole: an icon's colours need none, and an escape
+          // could spell what the check looks for.
+          if (node.name === 'style') {
+            if ((node.children ?? []).some((c) => typeof c.value === 'string' && c.value.includes('\\'))) {
+              parent.children = parent.children.filter((c) => c !== node);
+              return;
+            }
+            for (const c of node.children ?? []) if (typeof c.value === 'string') c.value = localCss(c.value);
+          }
           for (const [name, value] of Object.entries(node.attributes)) {
-            if (name === 'style') node.attributes[name] = localCss(value);
+            if (name === 'style') {
+              if (value.includes('\\')) delete node.attributes[name];
+              else node.attributes[name] = localCss(value);
+            }
             if (/^on/i.test(name)) delete node.attributes[name];
             // Links and references stay inside the file (#id): nothing external, no data: or script URLs.
             else if (/(?:^|:)(?:href|src)$/i.test(name) && !value.trim().startsWith('#')) delete node.attributes[name];

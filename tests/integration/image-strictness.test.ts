@@ -46,6 +46,8 @@ const HOSTILE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http:
   <animate attributeName="fill" values="#000" begin="0s" onbegin="alert('begin')"/>
   <style>@import url(https://evil.example/a.css); .c { fill: #7a3e2b; background: url('https://tracker.example/b.png') }</style>
   <circle class="c" cx="8" cy="8" r="2" style="fill: url(https://tracker.example/c.svg#g)"/>
+  <style>@\\69mport "https://evil.example/escaped.css"; .d { fill: #7a3e2b }</style>
+  <circle cx="9" cy="9" r="1" style="fill: u\\72l(https://tracker.example/d.svg)"/>
 </svg>
 `;
 
@@ -58,7 +60,7 @@ describe('[R-SAFE-3][R-PRIV-4] image pipeline strictness', () => {
     expect(svg).toHaveLength(1);
     const text = read(out, svg[0]!);
     expect(text).toContain('#7a3e2b'); // still the icon
-    expect(text).not.toMatch(/<script|alert|\son[a-z]+=|javascript:|foreignObject|iframe|evil\.example|tracker\.example|@import/i);
+    expect(text).not.toMatch(/<script|alert|\son[a-z]+=|javascript:|foreignObject|iframe|evil\.example|tracker\.example|@import|69mport|\\72l/i);
   });
 
   it('icons are re-encoded: the PNG without EXIF, GPS or XMP, the SVG without editor metadata, comments or paths', async () => {
