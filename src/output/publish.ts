@@ -402,8 +402,19 @@ function lstatExists(p: string): boolean {
  * interrupted host-folder swap. Never touches `<out>.host/` itself (host-only files) or anything
  * else beside the output.
  */
-/** The names this tool gives in a builds folder: a build (`<time>-<pid>`), a temporary live link, a set-aside previous output or host folder. */
-const BUILDS_ENTRY = /^(?:[0-9a-z]+|live|legacy|host-old)-\d+$/;
+/**
+ * A name this tool gives in a builds folder: a build (`<time>-<pid>`, the time in base 36 since
+ * 2024 and before tomorrow: `backup-2024` or `snapshot-1` is not one), a temporary live link, a
+ * set-aside previous output or host folder.
+ */
+function buildsEntry(name: string): boolean {
+  if (/^(?:live|legacy|host-old)-\d+$/.test(name)) return true;
+  const m = /^([0-9a-z]+)-\d+$/.exec(name);
+  if (!m) return false;
+  const time = parseInt(m[1]!, 36);
+  return time >= SINCE_2024 && time < Date.now() + 86_400_000;
+}
+const SINCE_2024 = Date.UTC(2024, 0, 1);
 
 export function removeLeftovers(outDir: string, running: (build: string) => boolean = () => false): void {
   const out = path.resolve(outDir);
@@ -424,7 +435,7 @@ export function removeLeftovers(outDir: string, running: (build: string) => bool
   try {
     // Only a builds folder this tool marked, and in it only the names it gives: what anyone else
     // put there stays (nothing a build did not write is deleted).
-    if (existsSync(path.join(builds, MARKER))) names = readdirSync(builds).filter((n) => BUILDS_ENTRY.test(n));
+    if (existsSync(path.join(builds, MARKER))) names = readdirSync(builds).filter(buildsEntry);
   } catch {
     // No builds folder yet.
   }

@@ -109,12 +109,16 @@ describe('[R-SAFE-1] output folder safety', () => {
     expect((await runMain(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
     mkdirSync(path.join(builds, 'notes'));
     writeFileSync(path.join(builds, 'notes', 'todo.txt'), 'mine too');
+    // Named like a build (a word, a hyphen, a number) but not one: its "time" is no time a build had.
+    mkdirSync(path.join(builds, 'backup-2024'));
+    writeFileSync(path.join(builds, 'backup-2024', 'site.tar'), 'keep');
     writeFileSync(path.join(content, 'i18n', 'en.yaml'), readFileSync(path.join(content, 'i18n', 'en.yaml'), 'utf8') + '\n');
     expect((await runMain(['build', '--content', content, '--out', out, '-q'])).code).toBe(0);
     expect(readFileSync(path.join(builds, 'mine.txt'), 'utf8')).toBe('mine');
     expect(readFileSync(path.join(builds, 'notes', 'todo.txt'), 'utf8')).toBe('mine too');
+    expect(readFileSync(path.join(builds, 'backup-2024', 'site.tar'), 'utf8')).toBe('keep');
     // Its own leftovers still go: only the live build's folder stays of the two builds.
-    expect(readdirSync(builds).filter((n) => /^[0-9a-z]+-\d+$/.test(n))).toHaveLength(1);
+    expect(readdirSync(builds).filter((n) => /^[0-9a-z]+-\d+$/.test(n) && n !== 'backup-2024')).toHaveLength(1);
   });
 
   it('accepts an empty folder', async () => {
