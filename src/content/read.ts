@@ -48,12 +48,13 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
 }
 
 /**
- * Control characters but tab, line feed and carriage return: no page can show one (in HTML they are
- * parse errors, a browser shows a box or nothing), and one in a title or a text is a pasted or
- * mistyped character the operator never meant. YAML escapes (`"\0"`, `"\x07"`) are checked after
+ * Control characters but HTML's whitespace (tab, line feed, form feed, carriage return), and the
+ * C1 controls U+0080-U+009F (a Windows-1252 quote pasted as its byte, U+0092): in HTML they are
+ * parse errors, a browser shows a box or nothing, and one in a title or a text is a pasted or
+ * mistyped character the operator never meant. YAML escapes (`"\0"`, `"\x85"`) are checked after
  * parsing (content/yaml.ts).
  */
-export const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const CONTROL = /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F]/;
 
 /** The error for control character `c`. */
 export function controlMessage(c: string): string {

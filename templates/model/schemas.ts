@@ -107,6 +107,15 @@ export const gallerySchema = z.strictObject({
   portraits: z.array(galleryImage.omit({ category: true })).superRefine(unique('id')),
   images: z.array(galleryImage).superRefine(unique('id')),
   featured: z.array(galleryImage).superRefine(unique('id')),
+}).superRefine((gallery, ctx) => {
+  // Portraits, pictures and featured ones share one set of texts (gallery.image.<id>): an id used in two lists gives both one caption.
+  const seen = new Map<string, string>();
+  for (const list of ['portraits', 'images', 'featured'] as const)
+    gallery[list].forEach((img, i) => {
+      const first = seen.get(img.id);
+      if (first === undefined) seen.set(img.id, `${list}[${i}]`);
+      else if (!first.startsWith(`${list}[`)) ctx.addIssue({ code: 'custom', path: [list, i, 'id'], message: `duplicate id "${img.id}" (first used at ${first}): its texts (gallery.image.${img.id}) would caption both`, params: { diagnostic: 'duplicate' } });
+    });
 });
 
 export const reviewsSchema = z.array(

@@ -83,6 +83,7 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     await expectErrors(
       (c) => {
         edit(c, 'data/gallery.yaml', 'id: lifestyle-4,', 'id: lifestyle-3,');
+        edit(c, 'data/gallery.yaml', 'id: featured-1,', 'id: lifestyle-1,');
         edit(c, 'data/services.yaml', '{ id: events,', '{ id: dinner,');
         edit(c, 'data/rates.yaml', '{ id: wellness,', '{ id: hotels,');
         edit(c, 'data/booking.yaml', '{ id: 2h,', '{ id: 1h,');
@@ -90,6 +91,7 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
         edit(c, 'site.yaml', /^languages: \[en, /m, 'languages: [en, en, ');
       },
       /data\/gallery\.yaml:\d+:\d+: error \[duplicate\] images\[lifestyle-3\]\.id: duplicate id "lifestyle-3" \(first used at \[2\]\)/,
+      /data\/gallery\.yaml:\d+:\d+: error \[duplicate\] featured\[lifestyle-1\]\.id: duplicate id "lifestyle-1" \(first used at images\[0\]\)/,
       /data\/services\.yaml:\d+:\d+: error \[duplicate\] cards\[dinner\]\.id: duplicate id "dinner"/,
       /data\/rates\.yaml:\d+:\d+: error \[duplicate\] extras\[hotels\]\.id: duplicate id "hotels"/,
       /data\/booking\.yaml:\d+:\d+: error \[duplicate\] durations\[1h\]\.id: duplicate id "1h"/,
@@ -116,11 +118,24 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
         edit(c, 'i18n/en.yaml', /^(  title: ).*$/m, '$1"Good\\0company\\x1b[31m"');
         edit(c, `blog/${post}/en.md`, /^title: .*$/m, 'title: "A bell\\x07"');
         edit(c, `blog/${post}/es.md`, /\n*$/, '\n\nA bell \u0007 in the body.\n');
+        // C1 controls too: a Windows-1252 quote pasted as its byte (U+0092), NEL written as an escape.
+        edit(c, `blog/${post}/el.md`, /\n*$/, '\n\nIt\u0092s pasted.\n');
+        edit(c, 'i18n/es.yaml', /^( {2}title: ).*$/m, '$1"Buena\\x85compañía"');
       },
       /i18n\/en\.yaml:\d+:\d+: error \[not-text\] [\w.]+\.title: a control character \(U\+0000\) that no page can show/,
       new RegExp(`blog/${post}/en\\.md:2:\\d+: error \\[not-text\\] title: a control character \\(U\\+0007\\)`),
       new RegExp(`blog/${post}/es\\.md:\\d+:\\d+: error \\[not-text\\] a control character \\(U\\+0007\\)`),
+      new RegExp(`blog/${post}/el\\.md:\\d+:\\d+: error \\[not-text\\] a control character \\(U\\+0092\\)`),
+      /i18n\/es\.yaml:\d+:\d+: error \[not-text\] [\w.]+\.title: a control character \(U\+0085\)/,
     );
+  });
+
+  it('a form feed in a post (whitespace in HTML and markdown) is no control character: the post builds', async () => {
+    const c = copyContent();
+    const post = readdirSync(path.join(c, 'blog')).sort()[0]!;
+    edit(c, `blog/${post}/en.md`, /\n*$/, '\n\n\fA page break an old editor left.\n');
+    const { out } = await renderSite(c);
+    expect(read(out, `blog/${post}.html`)).toContain('A page break an old editor left.');
   });
 
   it('two routes writing one file name both sources', async () => {
