@@ -10,7 +10,7 @@ import { findRedirect, headersFor, parseHeaders, parseRedirects, rulesFromHost, 
 import { hostFolder } from '../output/host-folder.ts';
 import { HOST, WEB } from '../output/publish.ts';
 import type { HostRules } from '../output/hosts/rules.ts';
-import { allowedHosts, cleanPath, queryOf, realRoot, refuseForeignHost, republished, resolveFile, safePath, serveFrom } from './static.ts';
+import { allowedHosts, cleanPath, encodedPath, queryOf, realRoot, refuseForeignHost, republished, resolveFile, safePath, serveFrom } from './static.ts';
 
 export interface DevServerOptions {
   root: string;
@@ -159,7 +159,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       }
       const clean = await cleanPath(served, urlPath.slice(base.length) || '/');
       if (clean !== undefined) {
-        res.writeHead(301, { Location: (clean === '/' ? `${base}/` : base + clean) + queryOf(req.url), ...headersFor(rules.headers, urlPath) }).end();
+        res.writeHead(301, { Location: encodedPath(clean === '/' ? `${base}/` : base + clean) + queryOf(req.url), ...headersFor(rules.headers, urlPath) }).end();
         return;
       }
       if (!readOnly) {

@@ -102,20 +102,22 @@ export async function resolveFile(root: string, urlPath: string): Promise<string
 }
 
 /**
- * The clean URL of a page asked for by another spelling (`/x.html`, `/x/`, `/index.html`),
+ * The clean URL of a page asked for by another spelling (`/x.html`, `/x/`, `/index.html`, `/index`),
  * as the hosts answer it with a redirect (Cloudflare 308, Netlify and Vercel 301; nginx 301 for
  * `/x/` and 404 for `/x.html`): a page has one address, locally too. Undefined when the
  * path is already clean or names no page.
  */
 export async function cleanPath(root: string, urlPath: string): Promise<string | undefined> {
-  let clean: string | undefined;
-  if (urlPath === '/index.html') clean = '/';
-  else if (urlPath.endsWith('/index.html')) clean = urlPath.slice(0, -'/index.html'.length);
-  else if (urlPath.endsWith('.html')) clean = urlPath.slice(0, -'.html'.length);
-  else if (urlPath.length > 1 && urlPath.endsWith('/')) clean = urlPath.replace(/\/+$/, '');
-  if (!clean || HIDDEN.test(urlPath)) return undefined;
+  // Every spelling at once (`/rates.html/` → `/rates`, not through `/rates.html`): one redirect.
+  const clean = urlPath.replace(/\/+$/, '').replace(/(?:\.html|(?:^|\/)index(?:\.html)?)$/, '') || '/';
+  if (clean === urlPath || HIDDEN.test(urlPath)) return undefined;
   const page = await resolveFile(root, urlPath);
   return page !== undefined && page.endsWith('.html') && (await resolveFile(root, clean)) === page ? clean : undefined;
+}
+
+/** A decoded URL path as it goes into a `Location` header: each segment percent-encoded again. */
+export function encodedPath(p: string): string {
+  return p.split('/').map(encodeURIComponent).join('/');
 }
 
 /** The not-found page for a path: `/es/...` → `es/404.html`, else `404.html`. */
@@ -158,7 +160,7 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, opt
   const root = path.resolve(opts.root);
   const clean = await cleanPath(await realRoot(root), urlPath);
   if (clean !== undefined) {
-    res.writeHead(301, { Location: clean + queryOf(req.url) }).end();
+    res.writeHead(301, { Location: encodedPath(clean) + queryOf(req.url) }).end();
     return;
   }
   const since = performance.now();

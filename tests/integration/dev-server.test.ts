@@ -37,6 +37,7 @@ function site(): string {
   writeFileSync(path.join(real, '404.html'), '<!doctype html><html><body>not found page</body></html>');
   writeFileSync(path.join(real, 'style.css'), 'body { color: #222; }\n'.repeat(300));
   writeFileSync(path.join(real, 'rates.html'), '<!doctype html><html><body>rates page</body></html>');
+  writeFileSync(path.join(real, 'café.html'), '<!doctype html><html><body>a page with an accent</body></html>');
   writeFileSync(path.join(real, 'photo.avif'), Buffer.alloc(4000, 7));
   symlinkSync('/etc/passwd', path.join(real, 'leak.txt'));
   symlinkSync('/etc', path.join(real, 'system'));
@@ -74,12 +75,15 @@ describe('[R-SAFE-6][R-BUILD-8] local servers', () => {
     }
   });
 
-  it('give a page one address, as the hosts do: /rates.html, /rates/ and /index.html answer 301 to the clean URL, query kept', async () => {
+  it('give a page one address, as the hosts do: /rates.html, /rates/, /index.html and /index answer one 301 to the clean URL (encoded), query kept', async () => {
     for (const s of servers) {
       for (const [from, to] of [
         ['/rates.html?x=1', '/rates?x=1'],
         ['/rates/', '/rates'],
+        ['/rates.html/', '/rates'],
         ['/index.html', '/'],
+        ['/index', '/'],
+        ['/caf%C3%A9.html', '/caf%C3%A9'],
       ]) {
         const r = await get(s.url, from!);
         expect([r.status, r.headers.location], `${s.name} ${from}`).toEqual([301, to]);

@@ -28,8 +28,9 @@ const dirToken = (d: string) => (/^[A-Za-z0-9/._~-]+$/.test(d) ? d : valueToken(
  */
 function serverName(siteUrl: string | undefined): string {
   try {
-    const host = siteUrl === undefined ? '' : new URL(siteUrl).hostname;
-    return /^[a-z0-9.-]+$/.test(host) ? host : '_';
+    // A fully qualified name's final dot dropped (browsers send Host without it); an IPv6 address in its brackets.
+    const host = siteUrl === undefined ? '' : new URL(siteUrl).hostname.replace(/\.$/, '');
+    return /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])$/.test(host) ? host : '_';
   } catch {
     return '_';
   }
