@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import path from 'node:path';
 import type { BuildResult } from './build.ts';
-import { resolveConfig, siteFolder, type CliOptions } from './config.ts';
+import { contentFolder, resolveConfig, siteFolder, type CliOptions } from './config.ts';
 import { BuildError, formatDiagnostic, formatFailure, useColor, type Diagnostic, type PrintOptions } from './diagnostics.ts';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
@@ -338,14 +338,14 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
       const { newPost } = await import('./commands/new-post.ts');
       const { buildDate } = await import('./config.ts');
       const langs = opts.langs?.split(',').map((l) => l.trim()).filter(Boolean);
-      const files = newPost(path.resolve(opts.content), slug, { langs, category: opts.category, title: opts.title, today: buildDate() });
+      const files = newPost(contentFolder(opts.content), slug, { langs, category: opts.category, title: opts.title, today: buildDate() });
       code = report(files, [`The post is a draft: write it, then set draft: false to publish it. Preview with: npx site build --drafts`]);
     });
   contentOption(scaffold.command('language <code>'))
     .description('Write i18n/<code>.yaml with every text of the default language marked untranslated, and add the code to site.yaml draftLanguages (published once moved to languages).')
     .action(async (langCode: string, opts: { content: string }) => {
       const { newLanguage } = await import('./commands/new-language.ts');
-      const { files, untranslated } = newLanguage(path.resolve(opts.content), langCode);
+      const { files, untranslated } = newLanguage(contentFolder(opts.content), langCode);
       code = report(files, [`${untranslated} texts are marked [untranslated]: pages show the text after the mark until you translate it. The language is a draft (site.yaml draftLanguages): npx site watch shows it, a published build leaves it out until you take it off that list. npx site check --drafts --missing ${langCode} lists what is left.`]);
     });
   // The site's own kinds (`site new <kind>`): declared by its model, loaded only for `site new`.
@@ -356,7 +356,7 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
       const command = contentOption(scaffold.command(`${kind} <id>`)).description(s.description);
       for (const o of s.options ?? []) o.required ? command.requiredOption(o.flags, o.description, o.default) : command.option(o.flags, o.description, o.default);
       command.action((id: string, opts: Record<string, string | undefined> & { content: string }) => {
-        const { files, next } = s.run(path.resolve(opts.content), id, opts);
+        const { files, next } = s.run(contentFolder(opts.content), id, opts);
         code = report(files, [next]);
       });
     }
@@ -376,7 +376,7 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
     .option('-c, --content <dir>', 'content folder whose files get the schema line', 'content')
     .action(async (opts: { content: string }) => {
       const { writeSchemas } = await import('./commands/schemas.ts');
-      const contentDir = path.resolve(opts.content);
+      const contentDir = contentFolder(opts.content);
       // schemas/ and .vscode/ go beside the content folder, as this project keeps them beside
       // content/: another site's (or a copy's) never overwrite this project's own.
       const root = path.dirname(contentDir);

@@ -56,13 +56,23 @@ export function siteFolder(contentDir: string, name: 'templates' | 'client', ent
   return existsSync(path.join(beside, entry)) ? beside : path.join(projectRoot(), name);
 }
 
+/**
+ * The content folder `--content` names (default `content`), absolute. A mistyped one is a usage
+ * error that says so (exit 2), not one "missing file" error per content file: no such folder, a
+ * file, or a folder without site.yaml (a post folder or `blog/` given by mistake).
+ */
+export function contentFolder(given: string | undefined, cwd = process.cwd()): string {
+  const dir = path.resolve(cwd, given ?? 'content');
+  const st = statSync(dir, { throwIfNoEntry: false });
+  const fix = `Give the folder that holds site.yaml${given === undefined ? ', or run the command in the folder that holds content/' : ''}`;
+  if (!st?.isDirectory()) throw new UsageError(`--content ${given ?? 'content'}: ${st ? 'is a file, not a folder' : 'no such folder'} (${dir}). ${fix}`);
+  if (!existsSync(path.join(dir, 'site.yaml'))) throw new UsageError(`--content ${given ?? 'content'}: ${dir} holds no site.yaml, so it is not a content folder. ${fix}`);
+  return dir;
+}
+
 export function resolveConfig(opts: CliOptions, cwd = process.cwd()): BuildConfig {
   const root = projectRoot();
-  const contentDir = path.resolve(cwd, opts.content ?? 'content');
-  // A mistyped folder is said as such, not as every content file missing.
-  const content = statSync(contentDir, { throwIfNoEntry: false });
-  if (!content?.isDirectory())
-    throw new UsageError(`--content ${opts.content ?? 'content'}: ${content ? 'is a file, not a folder' : 'no such folder'} (${contentDir}). Give the folder that holds site.yaml${opts.content === undefined ? ', or run the command in the folder that holds content/' : ''}`);
+  const contentDir = contentFolder(opts.content, cwd);
   const outDir = path.resolve(cwd, opts.out ?? 'dist');
   // No query or fragment: every canonical, hreflang and sitemap URL is the base plus a path.
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(opts.baseUrl))

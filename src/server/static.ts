@@ -108,7 +108,7 @@ export async function resolveFile(root: string, urlPath: string): Promise<string
  * path is already clean or names no page.
  */
 export async function cleanPath(root: string, urlPath: string): Promise<string | undefined> {
-  // Every spelling at once (`/rates.html/` → `/rates`, not through `/rates.html`): one redirect.
+  // Every spelling at once (`/x.html/` → `/x`, not through `/x.html`): one redirect.
   const clean = urlPath.replace(/\/+$/, '').replace(/(?:\.html|(?:^|\/)index(?:\.html)?)$/, '') || '/';
   if (clean === urlPath || HIDDEN.test(urlPath)) return undefined;
   const page = await resolveFile(root, urlPath);

@@ -28,8 +28,14 @@ describe('version, usage errors and help', () => {
     const failed = await runCli(['build', '--content', content, '--out', path.join(tmpDir(), 'dist')]);
     expect(failed.code).toBe(1);
     // A mistyped content folder is said as such (not as every content file missing).
-    for (const [cmd, dir, said] of [['check', path.join(content, 'nope'), 'no such folder'], ['build', path.join(content, 'site.yaml'), 'is a file, not a folder']] as const) {
-      const r = await runMain([cmd, '--content', dir, ...(cmd === 'build' ? ['--out', path.join(tmpDir(), 'dist')] : [])]);
+    for (const [cmd, dir, said] of [
+      [['check'], path.join(content, 'nope'), 'no such folder'],
+      [['build'], path.join(content, 'site.yaml'), 'is a file, not a folder'],
+      [['check'], path.join(content, 'blog'), `${path.join(content, 'blog')} holds no site.yaml, so it is not a content folder`],
+      [['schemas'], path.join(content, 'nope'), 'no such folder'],
+      [['new', 'post', 'a-post'], path.join(content, 'nope'), 'no such folder'],
+    ] as const) {
+      const r = await runMain([...cmd, '--content', dir, ...(cmd[0] === 'build' ? ['--out', path.join(tmpDir(), 'dist')] : [])]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--content ${dir}: ${said}`);
       expect(r.stderr).not.toContain('missing-file');
