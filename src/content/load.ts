@@ -7,7 +7,7 @@ import { looseObject, type z } from 'zod';
 import { type Diagnostics } from '../diagnostics.ts';
 import * as S from './schema.ts';
 import type { ContentRef, LoadedParts, Post, Report, Routing, Site, SiteConfig, SiteModel } from './model.ts';
-import { parseYaml, yamlFile, type YamlFile } from './yaml.ts';
+import { parseYaml, quoteHint, yamlFile, type YamlFile } from './yaml.ts';
 import { fieldPath, validate } from './validate.ts';
 import { flattenTexts } from './texts.ts';
 import { readContentText, readContentTextSync, type ContentRoot } from './read.ts';
@@ -711,11 +711,8 @@ export const postCache = {
 
 /** Why a text table's value is not a text, with the fix: a number or true/false as YAML read it, with the quotes it needs. */
 function notText(value: unknown, file: YamlFile, pos: { line: number; column: number }): string {
-  if (typeof value !== 'number' && typeof value !== 'boolean') return `expected a text or a group of texts, found ${JSON.stringify(value) ?? 'nothing'}`;
-  // As written: the rest of its line, without a comment.
-  const written = (file.source.split('\n')[pos.line - 1 - file.lineOffset] ?? '').slice(pos.column - 1).replace(/\s+#.*$/, '').trim();
-  const kind = typeof value === 'number' ? 'the number' : 'the value';
-  return `expected a text, found ${kind} ${String(value)}${written && written !== String(value) ? ` (YAML reads ${written} without quotes as that)` : ''}: write it in quotes, ${JSON.stringify(written || String(value))}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return quoteHint(value, file, pos, true);
+  return `expected a text or a group of texts, found ${JSON.stringify(value) ?? 'nothing'}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Schema validation with errors mapped back to file, line and field. */
 import type { z } from 'zod';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
-import type { YamlFile } from './yaml.ts';
+import { quoteHint, type YamlFile } from './yaml.ts';
 
 /**
  * A field path as an editor reads it: `rooms[deluxe].phone` from `['rooms', 2, 'phone']` when the
@@ -84,6 +84,10 @@ export function validate<S extends z.ZodType>(
       message = `expected ${FORMATS[issue.format] ?? `a text matching ${(issue as { pattern?: string }).pattern ?? issue.format}`}, found ${describe(actual)}`;
     } else if (issue.code === 'invalid_type' && actual === undefined) {
       message = `missing required field: expected ${issue.expected}`;
+    } else if (issue.code === 'invalid_type' && issue.expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean')) {
+      // A text YAML read as a number (`taxId: 08001234` is 8001234): the quotes it needs.
+      pos = file.locate(path);
+      message = quoteHint(actual, file, pos, false);
     } else if (issue.code === 'invalid_type') {
       message = `expected ${issue.expected}, found ${describe(actual)}`;
     } else if (actual !== undefined && issue.code !== 'too_small' && issue.code !== 'too_big') {

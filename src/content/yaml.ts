@@ -108,6 +108,33 @@ export function parseYaml(file: string, source: string, diags: Diagnostics, line
   return controlsIn(made, diags) ? undefined : made;
 }
 
+/**
+ * A plain scalar as written at `pos` of `file` (`10.000`, `08001`): the rest of its line without
+ * a comment, or, inside `{ … }` or `[ … ]`, up to the next `,`, `}` or `]`. For messages that show
+ * what YAML made of it.
+ */
+export function writtenAt(file: YamlFile, pos: { line: number; column: number }): string {
+  const line = file.source.split('\n')[pos.line - 1 - file.lineOffset] ?? '';
+  const before = line.slice(0, pos.column - 1);
+  let rest = line.slice(pos.column - 1).replace(/\s+#.*$/, '');
+  const opened = (before.match(/[{[]/g) ?? []).length > (before.match(/[}\]]/g) ?? []).length;
+  if (opened) rest = rest.split(/[,}\]]/)[0]!;
+  return rest.trim();
+}
+
+/**
+ * A number or true/false read from `file` at `pos` where a text belongs, as a message with the
+ * quotes it needs: always for a text table (any text goes), else only when YAML changed what was
+ * written (`08001234` read as 8001234), where the quotes are surely what was meant.
+ */
+export function quoteHint(value: number | boolean, file: YamlFile, pos: { line: number; column: number }, always: boolean): string {
+  const written = writtenAt(file, pos);
+  const changed = written !== '' && written !== String(value);
+  const kind = typeof value === 'number' ? 'the number' : 'the value';
+  const found = `expected a text, found ${kind} ${String(value)}${changed ? ` (YAML reads ${written} without quotes as that)` : ''}`;
+  return always || changed ? `${found}: write it in quotes, ${JSON.stringify(written || String(value))}` : found;
+}
+
 /** Report every string (value or key) of `file` holding a control character, written as a YAML escape (`"\x07"`); true if any. */
 function controlsIn(file: YamlFile, diags: Diagnostics): boolean {
   let found = false;

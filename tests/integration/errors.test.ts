@@ -111,6 +111,17 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     );
   });
 
+  it('a number YAML changed where a text belongs says what was written and the quotes it needs, in a data file and inside { … } in a text table', async () => {
+    await expectErrors(
+      (c) => {
+        edit(c, 'data/legal.yaml', /^taxId: .*$/m, 'taxId: 08001234');
+        edit(c, 'i18n/en.yaml', /^( {2}title: ).*$/m, '$1{ a: 1e3, b: 2 }');
+      },
+      /data\/legal\.yaml:\d+:\d+: error \[schema\] taxId: expected a text, found the number 8001234 \(YAML reads 08001234 without quotes as that\): write it in quotes, "08001234"/,
+      /i18n\/en\.yaml:\d+:\d+: error \[schema\] [\w.]+\.title\.a: expected a text, found the number 1000 \(YAML reads 1e3 without quotes as that\): write it in quotes, "1e3"/,
+    );
+  });
+
   it('a control character (an escape in YAML, a raw one in markdown) is an error at its line, never published', async () => {
     const post = readdirSync(path.join(FIXTURE_CONTENT, 'blog')).sort()[0]!;
     await expectErrors(
@@ -223,7 +234,7 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
         edit(c, 'i18n/es.yaml', /\n*$/, '\nbroken: "unclosed\n');
         edit(c, 'blog/monaco-grand-prix/en.md', /^category: .*$/m, 'category: nope');
       },
-      /site\.yaml:\d+:\d+: error \[schema\] currency: expected string, found number 12/,
+      /site\.yaml:\d+:\d+: error \[schema\] currency: expected a text, found the number 12$/m,
       /i18n\/es\.yaml:\d+:\d+: error \[yaml\] a quoted text starts here and is never closed/,
       /blog\/monaco-grand-prix\/en\.md:\d+: error \[reference\] category: unknown category "nope"/,
     );
