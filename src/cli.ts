@@ -138,6 +138,8 @@ async function runBuild(opts: CliOptions): Promise<number> {
 
 async function runCheck(opts: CliOptions & { missing?: string }): Promise<number> {
   const config = resolveConfig(opts);
+  // A wrong --missing is a usage error before the check runs.
+  if (opts.missing !== undefined) (await import('./commands/missing.ts')).checkLanguageArgument(config.contentDir, opts.missing);
   const { check } = await import('./commands/check.ts');
   try {
     const result = await check(config);

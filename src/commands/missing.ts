@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { flattenTexts } from '../content/texts.ts';
 import { takeUntranslated } from '../content/untranslated.ts';
 import { UsageError } from './usage.ts';
+import { fields } from '../content/schema.ts';
 
 export interface MissingTexts {
   defaultLanguage: string;
@@ -20,10 +21,16 @@ export interface MissingTexts {
   own: Record<string, string>;
 }
 
+/** `--missing <lang>` names a language code with a text table; else a usage error (a path such as `../site` would read site.yaml as one). */
+export function checkLanguageArgument(contentDir: string, lang: string): void {
+  if (!fields.langCode.safeParse(lang).success) throw new UsageError(`--missing ${lang}: not a language code (such as en, es or pt-BR)`);
+  if (!existsSync(path.join(contentDir, 'i18n', `${lang}.yaml`))) throw new UsageError(`--missing ${lang}: there is no text table i18n/${lang}.yaml`);
+}
+
 export function missingKeys(contentDir: string, lang: string): MissingTexts {
   const read = (rel: string) => parse(readFileSync(path.join(contentDir, rel), 'utf8')) as unknown;
   const { defaultLanguage } = read('site.yaml') as { defaultLanguage: string };
-  if (!existsSync(path.join(contentDir, 'i18n', `${lang}.yaml`))) throw new UsageError(`--missing ${lang}: there is no text table i18n/${lang}.yaml`);
+  checkLanguageArgument(contentDir, lang);
   const ignore = () => undefined; // shape errors are the check's to report
   const reference = flattenTexts(read(`i18n/${defaultLanguage}.yaml`), ignore);
   takeUntranslated(reference);

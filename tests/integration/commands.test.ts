@@ -40,6 +40,12 @@ describe('version, usage errors and help', () => {
       expect(r.stderr).toContain(`--content ${dir}: ${said}`);
       expect(r.stderr).not.toContain('missing-file');
     }
+    // --missing takes a language code, never a path.
+    for (const lang of ['../site', '.es']) {
+      const r = await runMain(['check', '--content', content, '--missing', lang]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--missing ${lang}: not a language code`);
+    }
   });
 
   it('[R-OPS-6] help wraps cleanly at 80 columns: no line longer, no line broken before it had to be', async () => {
