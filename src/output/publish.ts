@@ -386,6 +386,16 @@ export function restoreInterrupted(outDir: string): void {
   else if (aside) renameSync(path.join(builds, aside), host);
 }
 
+/** A leftover folder of a build: empty, or holding `mark` (a site's index.html, a host folder's rules.json). */
+function leftByBuild(dir: string, mark: string): boolean {
+  try {
+    const names = readdirSync(dir);
+    return names.length === 0 || names.includes(mark);
+  } catch {
+    return false;
+  }
+}
+
 function lstatExists(p: string): boolean {
   try {
     lstatSync(p);
@@ -459,8 +469,14 @@ export function removeLeftovers(outDir: string, running: (build: string) => bool
     // Also `<out>.host.tmp-*` / `<out>.host.old-*` of a host folder swap that was cut off, and the
     // temporary links of a relink (`.<out>.link-<pid>`, `.<out>.host.link-<pid>`).
     const esc = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const m = new RegExp(`^${esc}\\.(?:staging|old|host\\.tmp|host\\.old)-(\\d+)-\\d+$`).exec(name) ?? new RegExp(`^\\.${esc}(?:\\.host)?\\.link-(\\d+)$`).exec(name);
-    if (!m || alive(Number(m[1]))) continue;
-    rmSync(path.join(parent, name), { recursive: true, force: true });
+    const p = path.join(parent, name);
+    const folder = new RegExp(`^${esc}\\.(staging|old|host\\.tmp|host\\.old)-(\\d+)-\\d+$`).exec(name);
+    const link = new RegExp(`^\\.${esc}(?:\\.host)?\\.link-(\\d+)$`).exec(name);
+    if (folder) {
+      // Only when it holds what a build left (nothing, a site, host files): a folder someone named
+      // so by chance keeps what they put in it.
+      if (alive(Number(folder[2])) || !leftByBuild(p, folder[1]!.startsWith('host') ? 'rules.json' : 'index.html')) continue;
+    } else if (!link || alive(Number(link[1]))) continue;
+    rmSync(p, { recursive: true, force: true });
   }
 }

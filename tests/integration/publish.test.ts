@@ -96,12 +96,16 @@ describe('[R-SAFE-2][R-BUILD-3] atomic publish', () => {
     mkdirSync(path.join(parent, 'dist.host.tmp-99999999-1'), { recursive: true });
     mkdirSync(path.join(parent, 'dist.host.old-99999999-1'), { recursive: true });
     mkdirSync(path.join(parent, 'dist.host'), { recursive: true }); // the host files' folder (written by the hosts stage)
+    // Named like a leftover but holding someone's own file: kept.
+    mkdirSync(path.join(parent, 'dist.old-99999999-2'));
+    writeFileSync(path.join(parent, 'dist.old-99999999-2', 'notes.txt'), 'mine');
     const r = await runCli(['build', '--content', content, '--out', out, '-q']);
     expect(r.code, r.stderr).toBe(0);
     expectComplete();
     expect(read(out, 'index.html')).toContain(NEW);
     expect(readdirSync(path.join(parent, '.dist.builds')).sort()).toHaveLength(3); // the live build, the live link and the marker
-    expect(readdirSync(parent).sort()).toEqual(['.dist.builds', 'dist', 'dist.host']);
+    expect(readdirSync(parent).sort()).toEqual(['.dist.builds', 'dist', 'dist.host', 'dist.old-99999999-2']);
+    expect(readFileSync(path.join(parent, 'dist.old-99999999-2', 'notes.txt'), 'utf8')).toBe('mine');
   });
 
   it('SIGKILL while an earlier tool\'s real folder is moved aside: the next build publishes a complete output', async () => {
