@@ -4,7 +4,7 @@ import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, rmSyn
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import { looseObject, type z } from 'zod';
-import { type Diagnostics } from '../diagnostics.ts';
+import { Diagnostics } from '../diagnostics.ts';
 import * as S from './schema.ts';
 import type { ContentRef, LoadedParts, Post, Report, Routing, Site, SiteConfig, SiteModel } from './model.ts';
 import { parseYaml, quoteHint, yamlFile, type YamlFile } from './yaml.ts';
@@ -337,7 +337,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   // rating show in the same run, not one after the other).
   crossCheck(kinds, Object.fromEntries(kinds.map((k) => [k.key, values[k.key] ?? files.get(k.file)?.data])), pages ?? (files.get('pages.yaml')?.data as never), report);
   const parts: LoadedParts = { config, pages, data, texts };
-  model.check?.(parts, report);
+  checkModel(model, parts, kinds.filter((k) => !k.core && data[k.key] === undefined && files.get(k.file)?.data != null), files, diags, report, (ds) => modelReport(ds, locate, (file) => files.get(file)?.data));
   const { facts, unavailable } = collectFacts(model, parts);
   if (config) checkMessages({ texts, files: textFiles, defaultLanguage: config.defaultLanguage, facts: new Map(Object.entries(facts)), kinds: Object.keys(model.facts ?? {}), unavailable }, diags);
 
@@ -365,6 +365,31 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   } satisfies Omit<Site, 'socialImage'>);
   const socialImage = model.socialImage?.(site);
   return socialImage === undefined ? site : deepFreeze({ ...site, socialImage });
+}
+
+/**
+ * The model's checks (references between files) on what loaded. A data file whose schema failed
+ * is checked as parsed: its broken references show in the same run as its schema errors (a
+ * review's unknown city beside another review's bad rating), and what refers to it finds its ids.
+ * A check written for valid data may throw on a file's raw shape: then they run again without
+ * it. A reference error at a field the schema already reported is left out (one error a field).
+ */
+function checkModel(model: SiteModel, parts: LoadedParts, failed: ReturnType<typeof dataFiles>, files: Map<string, YamlFile>, diags: Diagnostics, report: Report, reportTo: (diags: Diagnostics) => Report): void {
+  if (!model.check) return;
+  if (failed.length) {
+    const trial = new Diagnostics();
+    const loose: LoadedParts = { ...parts, data: { ...parts.data, ...Object.fromEntries(failed.map((k) => [k.key, files.get(k.file)!.data])) } };
+    try {
+      model.check(loose, reportTo(trial));
+    } catch {
+      model.check(parts, report);
+      return;
+    }
+    const reported = new Set(diags.items.map((d) => `${d.file}\0${d.field}`));
+    for (const d of trial.items) if (!reported.has(`${d.file}\0${d.field}`)) diags.add(d);
+    return;
+  }
+  model.check(parts, report);
 }
 
 /** The fields of site.yaml that say which text tables and post files there are. */

@@ -258,6 +258,31 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     expect(report).not.toMatch(/Too big|Invalid |must match pattern|Maximum call stack/);
   });
 
+  it("a schema error in a data file hides neither that file's broken references nor the ids others refer to", async () => {
+    const report = await expectErrors(
+      (c) => {
+        edit(c, 'data/reviews.yaml', /rating: \d/, 'rating: 7');
+        edit(c, 'data/reviews.yaml', /city: madrid/, 'city: madird');
+        // A city entry with a bad time zone: the reviews and venues naming it still find it.
+        edit(c, 'data/cities.yaml', /timezone: Europe\/Madrid/, 'timezone: Europe/Nowhere');
+      },
+      /data\/reviews\.yaml:\d+:\d+: error \[schema\] \[[\w-]+\]\.rating: expected at most 5, found number 7/,
+      /data\/reviews\.yaml:\d+:\d+: error \[reference\] \[[\w-]+\]\.city: "madird" is not a city id/,
+      /data\/cities\.yaml:\d+:\d+: error \[schema\] \[madrid\]\.timezone/,
+    );
+    expect(report).not.toMatch(/"madrid" is not a city id/);
+    // A file of another shape altogether (the checks cannot read it as parsed): its schema errors, no crash.
+    const other = await expectErrors(
+      (c) => {
+        writeFileSync(path.join(c, 'data/reviews.yaml'), 'not: a list\n');
+        writeFileSync(path.join(c, 'data/rates.yaml'), 'tiers: 5\nextras: []\n');
+      },
+      /data\/reviews\.yaml:1:1: error \[schema\] \(root\): expected array, found a mapping/,
+      /data\/rates\.yaml:1:\d+: error \[schema\] tiers: expected array, found number 5/,
+    );
+    expect(other).not.toMatch(/TypeError|is not a function/);
+  });
+
   it('all errors of a build are reported at once', async () => {
     const err = await expectFailure(
       (c) => {
