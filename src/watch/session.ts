@@ -12,6 +12,7 @@ import { IncrementalWriter, hashTree } from '../output/writer.ts';
 import { InputKeys, readsAfterRender, type PieceInputs } from '../routes/inputs.ts';
 import type { TextList } from '../render/reads.ts';
 import { isPostFile } from '../content/load.ts';
+import { failPoint } from '../output/publish.ts';
 
 /** Two records of what a piece read: the same texts (or all of them), the list of posts or not. */
 function sameMade(a: PieceInputs, b: PieceInputs): boolean {
@@ -74,6 +75,9 @@ export class WatchSession {
     const started = performance.now();
     const shown = (c: string) => path.relative(path.dirname(c.startsWith(this.config.contentDir) ? this.config.contentDir : this.config.templatesDir), c);
     const cause = changes.length ? [...new Set(changes.map(shown))].slice(0, 3).join(', ') + (changes.length > 3 ? ` (+${changes.length - 3} more)` : '') : 'start';
+    // Test-only: a failure no content can cause (a folder taken away in the middle of a rebuild),
+    // in a session that has built before (watch-safety.test: the watcher replaces the thread).
+    if (this.routeFiles.size) failPoint('watch-rebuild');
     this.hashes ??= await hashTree(this.config.outDir);
     const { contentDir } = this.config;
     // Drop what the changes make stale.

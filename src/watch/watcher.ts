@@ -110,13 +110,16 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       }
       return report;
     } catch (err) {
-      if (!(err instanceof RunawayRender)) throw err;
-      // A fresh thread: its first build renders everything again, so nothing half-done stays. (The
-      // runaway was stopped by its watchdog; the current one, if the runaway was its replacement, too.)
+      // A render past the limit, or any failure the rebuild could not report itself (the content
+      // folder taken away in the middle of it, a defect): the thread may hold half a rebuild, or
+      // be gone. A fresh thread, whose first build renders everything again, so nothing half-done
+      // stays; the session goes on. (The runaway was stopped by its watchdog; the current one, if
+      // the runaway was its replacement, too.)
       await worker.terminate().catch(() => undefined);
       worker = new RenderWorker(opts.workerEntry, config);
       const cause = changes.length ? changes.map((c) => path.basename(c)).slice(0, 3).join(', ') : 'start';
-      return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error: `render: ${err.message}` };
+      const error = err instanceof RunawayRender ? `render: ${err.message}` : `unexpected: ${(err as Error).message}; the render thread was replaced, and the next rebuild renders every page`;
+      return { ok: false, cause, rendered: 0, changed: [], removed: [], ms: performance.now() - started, warnings: 0, error };
     }
   };
   /** Print a rebuild and tell the browser (the server is up before the first report). */

@@ -150,6 +150,25 @@ describe('[R-SAFE-5][R-BUILD-7] watch survives broken starts, vanishing folders 
   });
 });
 
+describe('[R-SAFE-5][R-BUILD-7] a rebuild that fails in a way it cannot report', () => {
+  it('[R-SAFE-5] (a folder taken away in the middle of it, a defect) is shown, the render thread replaced, and the next save rebuilds every page', async () => {
+    // SITE_TEST_FAIL=watch-rebuild: every rebuild of a thread that has built before throws a plain error.
+    const w = startWatch(() => undefined, { SITE_TEST_FAIL: 'watch-rebuild' });
+    await connect(w);
+    await until(() => /\] start → \d+ page\(s\) rendered/.test(w.stdout), 'the first build', w, 60_000);
+    const total = Number(/\] start → (\d+) page\(s\) rendered/.exec(w.stdout)![1]);
+    const mark = w.stdout.length;
+    change(w, 'content/data/health.yaml', /intervalMonths: \d+/, 'intervalMonths: 4');
+    await until(() => /✗ health\.yaml: build failed .*\nunexpected: failure injected at watch-rebuild .*the render thread was replaced/.test(w.stdout.slice(mark)), 'the failure to be shown', w);
+    expect(w.events).toMatch(/event: build-error\ndata: unexpected: failure injected/);
+    const next = w.stdout.length;
+    change(w, 'content/data/health.yaml', /intervalMonths: \d+/, 'intervalMonths: 5');
+    // The new thread's first build: every page.
+    await until(() => new RegExp(`health\\.yaml → ${total} page\\(s\\) rendered`).test(w.stdout.slice(next)), 'the full rebuild in the new thread', w);
+    expect(w.child.exitCode).toBeNull();
+  });
+});
+
 describe('[R-SAFE-5] stopping', () => {
   it('[R-SAFE-5] a watch that cannot start its server (address not available) exits with the error instead of hanging', async () => {
     // 192.0.2.1 is TEST-NET-1: never an address of this machine. Before the fix the render thread
