@@ -114,7 +114,8 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       // folder taken away in the middle of it, a defect): the thread may hold half a rebuild, or
       // be gone. A fresh thread, whose first build renders everything again, so nothing half-done
       // stays; the session goes on. (The runaway was stopped by its watchdog; the current one, if
-      // the runaway was its replacement, too.)
+      // the runaway was its replacement, too.) Not while stopping: the thread was ended on purpose.
+      if (closing) throw err;
       await worker.terminate().catch(() => undefined);
       worker = new RenderWorker(opts.workerEntry, config);
       const cause = changes.length ? changes.map((c) => path.basename(c)).slice(0, 3).join(', ') : 'start';
