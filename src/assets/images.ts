@@ -535,9 +535,9 @@ export function publicNames(files: readonly string[], names: ReadonlyMap<string,
   return out;
 }
 
-/** Why a file in the images folder the pipeline cannot read (HEIC, RAW, text) is an error. */
 /** A link under the images folder to the content folder, or to another folder holding the images folder (files.ts listFilesWithin). */
 export const ENCLOSING_LINK = 'is a link to a folder that holds the images folder (the content folder, say): everything in it, posts and text tables too, would count as images, so it is not followed. Link a folder of images instead';
+/** Why a file in the images folder the pipeline cannot read (HEIC, RAW, text) is an error. */
 export const NOT_CONVERTIBLE = `not an image the build can convert (it reads ${RASTER_NAMES}); it would be published as it is, metadata included. Convert it (for example to JPEG) or move it out of the images folder`;
 
 /** Files of the images folder (relative) the pipeline cannot read: an error even when unused, so nothing unconverted sits among the images. */

@@ -406,13 +406,6 @@ function lstatExists(p: string): boolean {
 }
 
 /**
- * Remove what interrupted builds left: build folders other than the live one (and those of builds
- * still running: of other processes, and of this one as `running` says), stray links, the
- * `<out>.staging-*` / `<out>.old-*` folders of the earlier tool and the temp folders of an
- * interrupted host-folder swap. Never touches `<out>.host/` itself (host-only files) or anything
- * else beside the output.
- */
-/**
  * A name this tool gives in a builds folder: a build (`<time>-<pid>`, the time in base 36 since
  * 2024 and before tomorrow: `backup-2024` or `snapshot-1` is not one), a temporary live link, a
  * set-aside previous output or host folder.
@@ -426,6 +419,14 @@ function buildsEntry(name: string): boolean {
 }
 const SINCE_2024 = Date.UTC(2024, 0, 1);
 
+/**
+ * Remove what interrupted builds left: build folders other than the live one (and those of builds
+ * still running: of other processes, and of this one as `running` says), stray links, the
+ * `<out>.staging-*` / `<out>.old-*` folders of the earlier tool and the temp folders of an
+ * interrupted host-folder swap. Never touches `<out>.host/` itself (host-only files) or anything
+ * else beside the output, and nothing a build did not leave: a folder named like a leftover is
+ * removed only when it holds what a build writes (`leftByBuild`).
+ */
 export function removeLeftovers(outDir: string, running: (build: string) => boolean = () => false): void {
   const out = path.resolve(outDir);
   const builds = buildsDir(out);
@@ -451,7 +452,7 @@ export function removeLeftovers(outDir: string, running: (build: string) => bool
   }
   for (const name of names) {
     const p = path.join(builds, name);
-    if (name === LIVE || live.has(p)) continue;
+    if (live.has(p)) continue; // (`live` itself is no build's name: never listed)
     const pid = pidOf(name);
     if (Number.isFinite(pid) && pid !== process.pid && alive(pid)) continue;
     if (running(p)) continue; // a build of this process, not yet published
