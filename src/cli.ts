@@ -173,7 +173,7 @@ async function printMissing(contentDir: string, lang: string): Promise<void> {
   const { missing, untranslated, defaultLanguage, reference, own } = (await import('./commands/missing.ts')).missingKeys(contentDir, lang);
   console.log(`\n${lang}: ${missing.length} text(s) missing, ${untranslated.length} marked untranslated (compared with ${defaultLanguage}):`);
   for (const k of missing) console.log(`  missing       ${k}: ${JSON.stringify(reference[k])}`);
-  for (const k of untranslated) console.log(`  untranslated  ${k}: ${k in reference ? JSON.stringify(reference[k]) : `${JSON.stringify(own[k])} (shown meanwhile; ${defaultLanguage} has no such text)`}`);
+  for (const k of untranslated) console.log(`  untranslated  ${k}: ${Object.hasOwn(reference, k) ? JSON.stringify(reference[k]) : `${JSON.stringify(own[k])} (shown meanwhile; ${defaultLanguage} has no such text)`}`);
 }
 
 /** The project's version (package.json), for `site --version`. */

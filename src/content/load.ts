@@ -337,7 +337,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   // rating show in the same run, not one after the other).
   crossCheck(kinds, Object.fromEntries(kinds.map((k) => [k.key, values[k.key] ?? files.get(k.file)?.data])), pages ?? (files.get('pages.yaml')?.data as never), report);
   const parts: LoadedParts = { config, pages, data, texts };
-  checkModel(model, parts, kinds.filter((k) => !k.core && data[k.key] === undefined && files.get(k.file)?.data != null), files, diags, report, (ds) => modelReport(ds, locate, (file) => files.get(file)?.data));
+  checkModel(model, parts, kinds.filter((k) => !k.core && data[k.key] === undefined && files.get(k.file)?.data != null), files, diags, (ds) => modelReport(ds, locate, (file) => files.get(file)?.data));
   const { facts, unavailable } = collectFacts(model, parts);
   if (config) checkMessages({ texts, files: textFiles, defaultLanguage: config.defaultLanguage, facts: new Map(Object.entries(facts)), kinds: Object.keys(model.facts ?? {}), unavailable }, diags);
 
@@ -374,22 +374,21 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
  * A check written for valid data may throw on a file's raw shape: then they run again without
  * it. A reference error at a field the schema already reported is left out (one error a field).
  */
-function checkModel(model: SiteModel, parts: LoadedParts, failed: ReturnType<typeof dataFiles>, files: Map<string, YamlFile>, diags: Diagnostics, report: Report, reportTo: (diags: Diagnostics) => Report): void {
+function checkModel(model: SiteModel, parts: LoadedParts, failed: ReturnType<typeof dataFiles>, files: Map<string, YamlFile>, diags: Diagnostics, reportTo: (diags: Diagnostics) => Report): void {
   if (!model.check) return;
   if (failed.length) {
     const trial = new Diagnostics();
     const loose: LoadedParts = { ...parts, data: { ...parts.data, ...Object.fromEntries(failed.map((k) => [k.key, files.get(k.file)!.data])) } };
     try {
       model.check(loose, reportTo(trial));
-    } catch {
-      model.check(parts, report);
+      const reported = new Set(diags.items.map((d) => `${d.file}\0${d.field}`));
+      for (const d of trial.items) if (!reported.has(`${d.file}\0${d.field}`)) diags.add(d);
       return;
+    } catch {
+      // as before: without the failed files
     }
-    const reported = new Set(diags.items.map((d) => `${d.file}\0${d.field}`));
-    for (const d of trial.items) if (!reported.has(`${d.file}\0${d.field}`)) diags.add(d);
-    return;
   }
-  model.check(parts, report);
+  model.check(parts, reportTo(diags));
 }
 
 /** The fields of site.yaml that say which text tables and post files there are. */
