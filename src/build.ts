@@ -713,7 +713,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const tallies = [tally];
   if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, config, counter, r.plan?.selected);
   const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(opts.cache) });
-  const env = renderEnv(site, routes, assets, templates, tally, { helper: state.helper });
+  const env = renderEnv(site, routes, assets, templates, tally, { helper: state.helper, contentDir: config.contentDir });
   await renderClaimed(selected, counter, env, writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {

@@ -24,11 +24,18 @@ import { Marked, Tokenizer, type Tokens } from 'marked';
 export class MarkdownLimitError extends Error {
   /** The message as thrown (marked appends a line asking to report errors to it). */
   readonly reason: string;
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The first line of what is beyond the limits, as written (its line in the post is looked up by it), if one part is. */
+    readonly at?: string,
+  ) {
     super(message);
     this.reason = message;
   }
 }
+
+/** The first line of `src` (what a block rule is looking at), to find it in the post's file. */
+const firstLine = (src: string) => src.slice(0, src.indexOf('\n') < 0 ? undefined : src.indexOf('\n')).trim();
 
 /** How long one post's markdown may take (`SITE_MARKDOWN_LIMIT_MS`; 25 times a 2 MB post of real text). */
 export const MARKDOWN_LIMIT_MS = Number(process.env.SITE_MARKDOWN_LIMIT_MS) || 5000;
@@ -169,7 +176,7 @@ export function createMarkdown({ limitMs = MARKDOWN_LIMIT_MS }: { limitMs?: numb
           const quote = /^ {0,3}>/.test(src) ? this.rules.block.blockquote.exec(src)?.[0] : undefined;
           const runs = quote ? lazyRuns(quote) : 0;
           if (runs > MAX_LAZY_RUNS)
-            throw new MarkdownLimitError(`markdown: a block quote in this post has ${runs} runs of lines that do not start with ">" (lazy continuation lines); at most ${MAX_LAZY_RUNS}: start every quoted line with ">"`);
+            throw new MarkdownLimitError(`markdown: a block quote in this post has ${runs} runs of lines that do not start with ">" (lazy continuation lines); at most ${MAX_LAZY_RUNS}: start every quoted line with ">"`, firstLine(quote!));
           return Tokenizer.prototype.blockquote.call(this, src);
         });
       },
@@ -197,7 +204,7 @@ export function createMarkdown({ limitMs = MARKDOWN_LIMIT_MS }: { limitMs?: numb
         const end = src.indexOf('\n', next + 1);
         const second = next < 0 ? '' : src.slice(next + 1, end < 0 ? undefined : end);
         if (/^ {0,3}[|:-][ \t|:-]*$/.test(second) && /[|:]/.test(second))
-          throw new MarkdownLimitError(`markdown: a table of ${columns} columns; tables may have at most ${MAX_TABLE_COLUMNS}: split it`);
+          throw new MarkdownLimitError(`markdown: a table of ${columns} columns; tables may have at most ${MAX_TABLE_COLUMNS}: split it`, firstLine(src));
         return false;
       },
     },
@@ -236,7 +243,7 @@ export function createMarkdown({ limitMs = MARKDOWN_LIMIT_MS }: { limitMs?: numb
     try {
       return marked.parse(source) as string;
     } catch (err) {
-      if (err instanceof MarkdownLimitError) throw new MarkdownLimitError(err.reason);
+      if (err instanceof MarkdownLimitError) throw new MarkdownLimitError(err.reason, err.at);
       if (err instanceof RangeError && /call stack/i.test(err.message))
         throw new MarkdownLimitError('markdown: links or emphasis are nested too deeply in this post (thousands of levels) to render: flatten that part');
       throw err;

@@ -29,6 +29,8 @@ export interface RenderEnv {
   onMissingText(lang: string, key: string): void;
   /** A post's body as HTML: markdown rendered with the page that shows it, one parser per thread. */
   postHtml(post: Post): string;
+  /** The line of `text` in a content file (`file`: content-relative), for an error found while rendering. */
+  lineOf?(file: string, text: string): number | undefined;
   /**
    * Set while a route renders: whether it read the list of posts (`site.posts`, through the page
    * context), the texts it read, the pieces placed in it. Incremental builds key pages on what

@@ -20,8 +20,8 @@ import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import type { Post, Site } from '../content/model.ts';
 import { bodyDigest, checkedBody, isUnread, splitFrontMatter } from '../content/post-body.ts';
-import { createMarkdown } from '../content/markdown.ts';
-import { finishPostHtml } from './post-refs.ts';
+import { createMarkdown, MarkdownLimitError } from '../content/markdown.ts';
+import { finishPostHtml, lineInFile } from './post-refs.ts';
 import { BuildError, Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, OutputWriteError, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
@@ -102,10 +102,11 @@ export function renderEnv(
   assets: Assets,
   templates: TemplateModule,
   tally: RenderTally,
-  { body = (post: Post) => post.body, helper }: { body?: (post: Post) => string; helper?: MarkdownHelper } = {},
+  { body = (post: Post) => post.body, helper, contentDir }: { body?: (post: Post) => string; helper?: MarkdownHelper; contentDir?: string } = {},
 ): RenderEnv {
   const markdown = createMarkdown();
   return {
+    ...(contentDir !== undefined && { lineOf: (file: string, text: string) => lineInFile(contentDir, file, text) }),
     site,
     routes,
     assets,
@@ -168,7 +169,11 @@ export async function renderClaimed(
       } catch (err) {
         // A stage's own error met while rendering (an image no build has) is reported as itself.
         if (err instanceof BuildError) tally.errors.push(...err.diagnostics);
-        else tally.errors.push({ severity: 'error', code: 'render', file: route.origin, field: route.path, message: (err as Error).message });
+        else {
+          // A post's markdown beyond the limits: at the line where that part starts, if it is one part.
+          const line = err instanceof MarkdownLimitError && err.at ? env.lineOf?.(route.origin, err.at) : undefined;
+          tally.errors.push({ severity: 'error', code: 'render', file: route.origin, ...(line && { line }), field: route.path, message: (err as Error).message });
+        }
         continue;
       }
       if (env.reads) tallyReads(tally, env, route, placed);
@@ -334,7 +339,7 @@ export function runPageWorker(): void {
       const tally = createTally();
       const writer = new DiskWriter(start.outDir, { staging: start.staging });
       const body = (post: Post) => checkedBody(post.file, splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body, start.digests[post.file]);
-      const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body });
+      const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body, contentDir: start.contentDir });
       const list = start.only ? start.only.map((i) => routes.routes[i]!) : routes.routes;
       await renderClaimed(list, new Int32Array(counter), env, writer, tally);
       reply = {

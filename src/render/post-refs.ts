@@ -59,9 +59,12 @@ export function resolvePostLink(post: Post, href: string, relative: boolean, sit
 }
 
 /** 1-based line of `needle` in the post's file (the front matter counted), for diagnostics. */
-function lineIn(contentDir: string, post: Post, needle: string): number | undefined {
+const lineIn = (contentDir: string, post: Post, needle: string) => lineInFile(contentDir, post.file, needle);
+
+/** 1-based line of the first `needle` in a content file (`file`: content-relative), for diagnostics; undefined if not found. */
+export function lineInFile(contentDir: string, file: string, needle: string): number | undefined {
   try {
-    const source = readFileSync(path.join(contentDir, post.file), 'utf8');
+    const source = readFileSync(path.join(contentDir, file), 'utf8');
     const at = source.indexOf(needle);
     return at < 0 ? undefined : source.slice(0, at).split('\n').length;
   } catch {
