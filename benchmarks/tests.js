@@ -6,7 +6,7 @@
 //   --cold   remove the build caches first (node_modules/.cache/site: shared test build, images,
 //            CLI bundle), as on a fresh clone after `npm ci`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,10 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const cold = args.includes('--cold');
 const vitestArgs = args.filter((a) => a !== '--cold');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'site-bench-tests-'));
+// The report and the build log are kept (node_modules/.cache/bench-tests) for a closer look.
+const tmp = path.join(root, 'node_modules', '.cache', 'bench-tests');
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
 const report = path.join(tmp, 'report.json');
 const buildLog = path.join(tmp, 'builds.jsonl');
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -51,6 +54,15 @@ for (const kind of ['shared', 'cli', 'main', 'memory']) {
 console.log('\nslowest tests:');
 for (const t of tests.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${s(t.ms).padStart(7)}  ${t.name.slice(0, 150)}`);
 console.log('\nslowest files (collection, hooks and tests):');
-for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${s(f.ms).padStart(7)}  ${f.name}`);
-rmSync(tmp, { recursive: true, force: true });
+const builtBy = (name) => builds.filter((b) => b.file === name && b.kind !== 'shared');
+const buildsOf = (name) => {
+  const list = builtBy(name);
+  return list.length ? `  (${['cli', 'main', 'memory'].map((k) => [k, list.filter((b) => b.kind === k)]).filter(([, l]) => l.length).map(([k, l]) => `${l.length} ${k} ${s(l.reduce((a, b) => a + b.ms, 0))}`).join(', ')})` : '';
+};
+for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, 25)) console.log(`  ${s(f.ms).padStart(7)}  ${f.name}${buildsOf(f.name)}`);
+const tiers = new Map();
+for (const f of files) tiers.set(f.name.split('/')[1], [...(tiers.get(f.name.split('/')[1]) ?? []), f]);
+const byTier = [...tiers].map(([tier, list]) => `${tier} ${s(list.reduce((a, f) => a + f.ms, 0))} (${list.length} files)`);
+console.log(`\nfiles' time by tier: ${byTier.join(' · ')}`);
+console.log(`\nreport and build log kept in ${path.relative(root, tmp)}`);
 process.exit(types.some((t) => t.code) || vitest.code ? 1 : 0);
