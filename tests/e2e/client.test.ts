@@ -41,7 +41,7 @@ const shipped = { base: siteUrl(), files: htmlFiles(shippedOut()), out: shippedO
 describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as shipped)', () => {
   const base = shipped.base;
 
-  it('[R-JS-1] mobile menu: toggles with aria-expanded, closes on Escape and on a link', async ({ expect }) => {
+  it('[R-JS-1] mobile menu: toggles with aria-expanded, closes on Escape, on a link and when Tab leaves it', async ({ expect }) => {
     const { context } = await newContext();
     const page = await context.newPage();
     await page.goto(`${base}/`);
@@ -60,6 +60,20 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     await page.locator('.menu-panel a[href="#gallery"]').click();
     await expect.poll(expanded).toBe('false');
     expect(await page.locator('.menu-panel').isVisible()).toBe(false);
+    // Tabbing past its last item closes it: the next focus is never hidden under the panel (WCAG 2.4.11).
+    await toggle.click();
+    await expect.poll(expanded).toBe('true');
+    await page.locator('.menu-panel :is(a, button, summary)').last().focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(expanded).toBe('false');
+    expect(await page.locator('.menu-panel').isVisible()).toBe(false);
+    const covered = await page.evaluate(() => {
+      const el = document.activeElement!;
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && hit.closest('.menu-panel') !== null;
+    });
+    expect(covered).toBe(false);
     await context.close();
   });
 
