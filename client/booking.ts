@@ -15,7 +15,8 @@ export function validateBooking(v: BookingFields, now: number, booking: ClientDa
   if (!errors.date && !errors.time) {
     const at = zonedInstant(v.date!, v.time!, booking.timezone);
     if (at === undefined) errors.date = 'invalidDate';
-    else if (at < now + booking.minAdvanceHours * 3_600_000) errors.time = 'tooSoon';
+    // A day already over in the city is the date's error; a time too soon today (or just after midnight) the time's.
+    else if (at < now + booking.minAdvanceHours * 3_600_000) errors[v.date! < zonedToday(now, booking.timezone) ? 'date' : 'time'] = 'tooSoon';
   }
   return errors;
 }
@@ -111,7 +112,8 @@ export function initBooking(deps: BookingDeps): void {
     setError('city', noCity ? 'required' : undefined);
     const first = noCity ? 'city' : FIELD_ORDER.find((k) => errors[k]);
     if (first) {
-      status.textContent = !noCity && errors.time === 'tooSoon' && Object.keys(errors).length === 1 ? texts.tooSoon ?? 'tooSoon' : texts.summary ?? 'summary';
+      const tooSoonAlone = Object.keys(errors).length === 1 && (errors.time ?? errors.date) === 'tooSoon';
+      status.textContent = !noCity && tooSoonAlone ? texts.tooSoon ?? 'tooSoon' : texts.summary ?? 'summary';
       status.hidden = false;
       (form.elements.namedItem(first) as HTMLElement).focus();
       return;

@@ -209,6 +209,12 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     await page.locator('form[data-booking] button[type="submit"]').click();
     expect(await page.locator('#booking-time').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('[data-form-status]').innerText()).toContain(contact.phone);
+    // A day already over is the date field's error, not the time's.
+    await page.locator('#booking-date').fill('2020-01-01');
+    await page.locator('form[data-booking] button[type="submit"]').click();
+    expect(await page.locator('#booking-date').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#booking-time').getAttribute('aria-invalid')).toBeNull();
+    expect(await page.locator('#booking-date').evaluate((el) => el === document.activeElement)).toBe(true);
     await context.close();
   });
 

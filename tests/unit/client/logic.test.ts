@@ -118,7 +118,11 @@ describe('[R-BOOK-2] booking validation in the city time zone', () => {
     const ok = { name: 'Ana', date: '2026-01-15', time: '16:00', duration: '1h', location: 'hotel' };
     expect(validateBooking(ok, now, booking)).toEqual({});
     expect(validateBooking({ ...ok, time: '15:59' }, now, booking)).toEqual({ time: 'tooSoon' });
-    expect(validateBooking({ ...ok, date: '2026-01-14' }, now, booking)).toEqual({ time: 'tooSoon' });
+    // A day already over is the date's error (the field a screen reader names), not the time's.
+    expect(validateBooking({ ...ok, date: '2026-01-14' }, now, booking)).toEqual({ date: 'tooSoon' });
+    expect(validateBooking({ ...ok, date: '2020-01-01', time: '23:00' }, now, booking)).toEqual({ date: 'tooSoon' });
+    // Just after midnight tomorrow is within 3 hours of 22:30 today: the time's error.
+    expect(validateBooking({ ...ok, date: '2026-01-16', time: '00:30' }, Date.UTC(2026, 0, 15, 21, 30), booking)).toEqual({ time: 'tooSoon' });
     expect(validateBooking({ ...ok, email: 'nope', phone: 'call me' }, now, booking)).toEqual({ email: 'invalidEmail', phone: 'invalidPhone' });
   });
 });
