@@ -1,7 +1,7 @@
 /**
  * Blog category filters: links to category pages (they work without script); with script the
- * list page, which holds every post, filters in place, the address and heading follow, and Back
- * restores the previous view. Category pages keep plain links.
+ * list page, which holds every post, filters in place, the address and heading follow (and are
+ * announced), and Back restores the previous view. Category pages keep plain links.
  */
 export function initBlogFilter(): void {
   const nav = document.querySelector<HTMLElement>('nav.filters[data-inplace]');
@@ -11,6 +11,15 @@ export function initBlogFilter(): void {
   if (!nav || cards.length === 0 || !heading) return;
   const links = [...nav.querySelectorAll<HTMLAnchorElement>('a[data-filter]')];
   const empty = document.querySelector<HTMLElement>('[data-blog-empty]');
+  // The list changes under the focused link: a screen reader hears the new heading (and that the
+  // list is empty, if it is) from a status region, as it would hear a new page's title (WCAG 4.1.3).
+  const status = document.createElement('p');
+  status.setAttribute('role', 'status');
+  status.className = 'visually-hidden';
+  nav.after(status);
+  const announce = () => {
+    status.textContent = [heading.textContent, empty && !empty.hidden ? empty.textContent : ''].filter(Boolean).join('. ');
+  };
   const apply = (filter: string) => {
     let shown = 0;
     for (const card of cards) {
@@ -33,12 +42,15 @@ export function initBlogFilter(): void {
       if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
       e.preventDefault();
       apply(a.dataset.filter!);
+      announce();
       history.pushState({ filter: a.dataset.filter }, '', a.href);
     });
   }
   window.addEventListener('popstate', (e) => {
     const filter = (e.state as { filter?: string } | null)?.filter;
-    if (typeof filter === 'string') apply(filter);
-    else location.reload();
+    if (typeof filter === 'string') {
+      apply(filter);
+      announce();
+    } else location.reload();
   });
 }

@@ -441,7 +441,7 @@ describe.skipIf(!hasChrome)('[R-PRIV-1] consent mode on with an analytics provid
 describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
   const base = shipped.base;
 
-  it('filters the list in place, moves the address to the category page, and Back restores it', async () => {
+  it('filters the list in place, moves the address to the category page, announces the new heading, and Back restores it', async () => {
     const { context } = await newContext();
     const page = await context.newPage();
     // Spanish posts and one category's share of them, from the content.
@@ -457,9 +457,18 @@ describe.skipIf(!hasChrome)('[R-UI-15] blog filter enhancement', () => {
     expect(await visible()).toBe(culture);
     expect(await page.locator('.filters a[data-filter="culture"]').getAttribute('aria-current')).toBe('page');
     const categoryTitle = await page.locator('h1').innerText();
+    // Announced, as a new page's title would be: the status region says the new heading (WCAG 4.1.3).
+    const status = page.getByRole('status');
+    expect(await status.textContent()).toBe(categoryTitle);
     await page.goBack();
     await expect.poll(visible).toBe(posts.length);
     expect(await page.locator('h1').innerText()).not.toBe(categoryTitle);
+    // Forward again: filtered in place once more, and said again.
+    await page.goForward();
+    await expect.poll(visible).toBe(culture);
+    expect(await page.getByRole('status').textContent()).toBe(categoryTitle);
+    await page.goBack();
+    await expect.poll(visible).toBe(posts.length);
     // The real category page shows the same heading.
     await page.goto(`${base}/es/blog/category/culture`);
     await settled(page);
