@@ -57,9 +57,10 @@ function Tools({ ctx, inMenu }: { ctx: PageContext; inMenu?: boolean }) {
                   l.name
                 ) : (
                   <>
-                    {/* Compact in the desktop bar: the code shows, the name is read. */}
-                    <span aria-hidden="true">{l.lang.toUpperCase()}</span>
-                    <span className="visually-hidden">{l.name}</span>
+                    {/* Compact in the desktop bar: the code shows, and the name is read after it (a
+                        voice user says what is shown: WCAG 2.5.3). */}
+                    {l.lang.toUpperCase()}
+                    <span className="visually-hidden"> {l.name}</span>
                   </>
                 )}
               </a>

@@ -43,6 +43,14 @@ describe('header, skip links and footer', () => {
     const last = c.languages.at(-1)!;
     const langs = [...page(c.file('/contact', last)).querySelectorAll('.header-tools-desktop .lang-switch a')].map((a) => a.getAttribute('href'));
     expect(langs).toEqual(c.languages.map((l) => href('contact', l)));
+    // The desktop bar shows each language's code; its name is read after it, so the accessible name
+    // holds what is shown (WCAG 2.5.3: a voice user says "RU").
+    for (const a of page(c.file('/contact', last)).querySelectorAll('.header-tools-desktop .lang-switch a')) {
+      const code = a.getAttribute('hreflang')!.toUpperCase();
+      expect(a.querySelector('[aria-hidden="true"]'), code).toBeNull();
+      expect(a.textContent!.startsWith(`${code} `), a.textContent!).toBe(true);
+      expect(a.querySelector('.visually-hidden')!.textContent!.trim().length, code).toBeGreaterThan(0);
+    }
     for (const url of Object.values(c.site.social) as string[]) expect(home.querySelector(`.header-tools a[href="${url}"]`), url).not.toBeNull();
     expect(home.querySelector(`.header-tools a[href="tel:${digits(c.site.contact.phone)}"]`)).not.toBeNull();
     expect(home.querySelector('details[data-menu] summary')).not.toBeNull();
