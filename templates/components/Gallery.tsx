@@ -23,7 +23,7 @@ function Carousel({ ctx, images, id, label, plain }: { ctx: PageContext; images:
         <div className="carousel-controls">
           {/* The chevrons are drawn in CSS (issue 22: no Unicode glyphs as icons). */}
           <button type="button" className="icon-button" data-prev aria-label={t('gallery.previous')} data-js-only />
-          <p className="carousel-counter" aria-live="polite" data-counter data-template={t('gallery.counter', { n: '{n}', total: '{total}' })}>
+          <p className="carousel-counter" aria-live="polite" data-counter data-js-only data-template={t('gallery.counter', { n: '{n}', total: '{total}' })}>
             {t('gallery.counter', { n: 1, total: images.length })}
           </p>
           <button type="button" className="icon-button" data-next aria-label={t('gallery.next')} data-js-only />

@@ -36,11 +36,17 @@ export function HealthCard({ ctx }: { ctx: PageContext }) {
               <li>{t('health.onRequest')}</li>
             </ul>
           </div>
-          <form method="dialog">
+          <form method="dialog" data-js-only>
             <button type="submit" className="button button-primary" data-dialog-close>
               {t('health.close')}
             </button>
           </form>
+          {/* Without script the dialog shows as the address's #health-dialog: leaving it closes it. */}
+          <noscript>
+            <a className="button button-primary" href="#health-title">
+              {t('health.close')}
+            </a>
+          </noscript>
         </div>
       </dialog>
     </aside>

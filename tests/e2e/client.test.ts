@@ -151,6 +151,11 @@ describe.skipIf(!hasChrome).concurrent('client behaviour (consent mode on, as sh
     await page.keyboard.press('Escape');
     expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
     expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    // With script the opener is a button (a link only without it), and Space opens it as Enter does.
+    expect(await opener.getAttribute('role')).toBe('button');
+    await page.keyboard.press(' ');
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    await page.keyboard.press('Escape');
     await context.close();
   });
 

@@ -100,6 +100,21 @@ describe.skipIf(!hasChrome)('[R-UI-18] with JavaScript off', () => {
     expect((await page.locator('.post-card h2').allInnerTexts()).map((t) => t.trim()).sort()).toEqual(titles);
   });
 
+  it('[R-UI-6][R-UI-5] the health details open from their link and close again; the gallery shows no counter it cannot keep', async () => {
+    const page = await tabs.take();
+    await page.goto(`${base}/`);
+    const dialog = page.locator('#health-dialog');
+    expect(await dialog.isVisible()).toBe(false);
+    await page.locator('a[href="#health-dialog"]').click();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.locator('[data-dialog-close]').isVisible()).toBe(false);
+    await dialog.getByRole('link').click();
+    expect(await dialog.isVisible()).toBe(false);
+    // Every slide is shown without script: a "1 of n" would be wrong.
+    expect(await page.locator('[data-counter]').first().isVisible()).toBe(false);
+    expect(await page.locator('.carousel-slide').nth(1).isVisible()).toBe(true);
+  });
+
   it('unknown paths get the not-found page of their language with status 404', async () => {
     const page = await tabs.take();
     const res = await page.goto(`${base}/el/no-such-page`);
