@@ -40,7 +40,7 @@ async function focusState(page: Page) {
     const free = Math.min(innerHeight, ...fixed.map((x) => x.getBoundingClientRect().top)) - (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0);
     const tooTall = r.height > free;
     const ok = covers.length === 0 || (tooTall && fixed.every((x) => r.top < x.getBoundingClientRect().top - 24));
-    return { where: 'page' as const, describe, covered: ok ? [] : covers.map((x) => (x === banner ? 'consent banner' : 'call bar')) };
+    return { where: 'page' as const, describe, covered: ok ? [] : covers.map((x) => (x === banner ? 'consent banner' : 'call bar')), inBar: Boolean(bar?.contains(el)), y: scrollY };
   });
 }
 
@@ -63,7 +63,7 @@ describe.skipIf(!hasChrome)('[R-BRAND-3] the consent banner and the keyboard', (
     [320, 568],
     [1280, 800],
   ] as const)
-    it(`[R-BRAND-3] at ${width}x${height}: Tab through the home and booking pages never lands on an element under the banner or the call bar`, async () => {
+    it(`[R-BRAND-3] at ${width}x${height}: Tab through the home and booking pages never lands on an element under the banner or the call bar, nor scrolls for the bar's own controls`, async () => {
       const context = await offlineContext(env.browser, { width, height });
       const page = await context.newPage();
       const hidden: string[] = [];
@@ -72,12 +72,16 @@ describe.skipIf(!hasChrome)('[R-BRAND-3] the consent banner and the keyboard', (
         await settled(page);
         await page.locator('[data-consent]').waitFor();
         let stops = 0;
+        let y: number | undefined;
         // Every stop of the page, until focus leaves the document (or a generous limit).
         for (; stops < 200; stops++) {
           await page.keyboard.press('Tab');
           const s = await focusState(page);
           if (s.where === 'body') break;
           if (s.where === 'page' && s.covered.length) hidden.push(`${p}: ${s.describe} under the ${s.covered.join(' and ')}`);
+          // The fixed bar's own controls never scroll the page when focused (it does not move).
+          if (s.where === 'page' && s.inBar && y !== undefined && s.y !== y) hidden.push(`${p}: focusing ${s.describe} in the call bar scrolled the page ${s.y - y} px`);
+          y = s.where === 'page' ? s.y : undefined;
         }
         expect(stops, `${p}: the walk reached the end of the page`).toBeLessThan(200);
       }
