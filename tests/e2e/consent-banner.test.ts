@@ -118,6 +118,30 @@ describe.skipIf(!hasChrome)('[R-BRAND-3] the consent banner and the keyboard', (
     await context.close();
   });
 
+  it('[R-BRAND-3] on short screens (a phone held sideways, a page zoomed to 400 %) the header scrolls away and the banner takes at most 40 % of the height', async () => {
+    for (const [width, height] of [
+      [844, 390],
+      [320, 256],
+    ] as const) {
+      const context = await offlineContext(env.browser, { width, height });
+      const page = await context.newPage();
+      await page.goto(`${env.base}${url('/', c.defaultLanguage)}`);
+      await settled(page);
+      await page.locator('[data-consent]').waitFor();
+      await page.evaluate(() => scrollTo(0, 600));
+      const seen = await page.evaluate(() => {
+        const box = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+        const bar = document.querySelector<HTMLElement>('[data-cta-bar]');
+        const barTop = bar && bar.getClientRects().length ? bar.getBoundingClientRect().top : innerHeight;
+        return { headerBottom: box('.site-header').bottom, banner: box('[data-consent]').height, free: Math.min(barTop, box('[data-consent]').top) - Math.max(0, box('.site-header').bottom) };
+      });
+      expect(seen.headerBottom, `${width}x${height}: the header scrolled away`).toBeLessThanOrEqual(0);
+      expect(seen.banner, `${width}x${height}: the banner's height`).toBeLessThanOrEqual(height * 0.4 + 1);
+      expect(seen.free, `${width}x${height}: the page's own room`).toBeGreaterThanOrEqual(height / 3);
+      await context.close();
+    }
+  });
+
   it('[R-BRAND-3] after a choice made from the keyboard focus moves on to the page; reopened, focus returns to the link that reopened it', async () => {
     const context = await offlineContext(env.browser, { width: 390, height: 844 });
     const page = await context.newPage();
