@@ -7,6 +7,9 @@
 import { HOSTS } from '../output/hosts/names.ts';
 import { array, boolean, config as zodConfig, discriminatedUnion, enum as enumOf, literal, number, record, strictObject, string, url as urlOf, type RefinementCtx, type ZodType } from 'zod';
 
+/** ISO 4217 codes (the platform's list): a typo such as EUO would be published as a price's currency. */
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
 /** What a colour field expects. */
 const COLOUR = 'a colour written #rrggbb, such as #8a5a44';
 // Zod compiles each object schema into a function (new Function) the first time it parses: a cost
@@ -65,7 +68,7 @@ export const siteFields = {
   /** Prefix of every browser-storage key (`<prefix>.lang`, `<prefix>.consent`…): product-specific, so nothing clashes. */
   storageKey: z.string().regex(/^[a-z0-9._-]+$/),
   /** ISO 4217 code of every price on the site (formatted per language). */
-  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO currency code like EUR'),
+  currency: z.string().refine((c) => CURRENCIES.has(c), 'an ISO 4217 currency code like EUR'),
   social: z.record(id, url).default({}),
   /** admin: build the admin pages (public: a static host cannot protect them); consent: nothing non-essential before Accept. */
   features: z.strictObject({
