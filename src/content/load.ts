@@ -305,6 +305,9 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
           const pos = file.locate(key.split('.'));
           diags.error({ code: 'schema', file: rel, ...pos, field: key, message: notText(value, file, pos) });
         }
+        // Only one of the two would show, chosen by the order of the file.
+        for (const [key, path] of table.twice)
+          diags.error({ code: 'duplicate', file: rel, ...file.locate(path), field: key, message: `the text "${key}" is written twice, in a group and as a dotted key: keep one` });
         texts[lang] = table.texts;
         checkLocale(file, table.texts['lang.locale'], diags);
         untranslated[lang] = [...table.untranslated];
@@ -745,17 +748,26 @@ function notText(value: unknown, file: YamlFile, pos: { line: number; column: nu
  * object again, so its table is the same frozen object on every rebuild, and what is keyed on a
  * table (its hash, its messages' checks) is kept with it.
  */
-function flatTable(file: YamlFile): { texts: Record<string, string>; untranslated: readonly string[]; bad: readonly [string, unknown][] } {
+function flatTable(file: YamlFile): FlatTable {
   let hit = flatTables.get(file);
   if (!hit) {
     const bad: [string, unknown][] = [];
-    const texts = flattenTexts(file.data, (key, value) => bad.push([key, value]));
+    const twice: [string, readonly string[]][] = [];
+    const texts = flattenTexts(file.data, (key, value) => bad.push([key, value]), (key, path) => twice.push([key, path]));
     const untranslated = Object.freeze(takeUntranslated(texts));
-    flatTables.set(file, (hit = { texts: Object.freeze(texts), untranslated, bad }));
+    flatTables.set(file, (hit = { texts: Object.freeze(texts), untranslated, bad, twice }));
   }
   return hit;
 }
-const flatTables = new WeakMap<YamlFile, { texts: Record<string, string>; untranslated: readonly string[]; bad: readonly [string, unknown][] }>();
+interface FlatTable {
+  texts: Record<string, string>;
+  untranslated: readonly string[];
+  /** Values that are not texts, by key. */
+  bad: readonly [string, unknown][];
+  /** Keys written twice (nested and dotted), with the YAML path of the later one. */
+  twice: readonly [string, readonly string[]][];
+}
+const flatTables = new WeakMap<YamlFile, FlatTable>();
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

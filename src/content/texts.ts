@@ -4,25 +4,29 @@ import type { Site } from './model.ts';
 import type { Fact } from './facts.ts';
 import { createMessages, type MessageArgs, type Messages } from './messages.ts';
 
-/** `{a: {b: 'x'}}` → `{'a.b': 'x'}`; non-string leaves are reported through `bad`. */
-export function flattenTexts(
-  tree: unknown,
-  bad: (key: string, value: unknown) => void,
-  prefix = '',
-  out: Record<string, string> = {},
-): Record<string, string> {
+/**
+ * `{a: {b: 'x'}}` → `{'a.b': 'x'}`; non-string leaves are reported through `bad`, and a key written
+ * twice (nested and dotted: `a: {b: …}` and `a.b: …`) through `twice`, with the path of the later one.
+ */
+export function flattenTexts(tree: unknown, bad: (key: string, value: unknown) => void, twice?: (key: string, path: readonly string[]) => void): Record<string, string> {
+  const out: Record<string, string> = {};
   if (tree === null || typeof tree !== 'object' || Array.isArray(tree)) {
-    bad(prefix || '(root)', tree);
+    bad('(root)', tree);
     return out;
   }
-  for (const [k, v] of Object.entries(tree as TextTree)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    // A number is not taken as its text: YAML reads `10.000` as 10 and `08001` as 8001, and the
-    // page would show what the operator never wrote (load.ts names the fix: quotes).
-    if (typeof v === 'string') out[key] = v;
-    else if (v && typeof v === 'object' && !Array.isArray(v)) flattenTexts(v, bad, key, out);
-    else bad(key, v);
-  }
+  const walk = (node: TextTree, prefix: string, path: readonly string[]) => {
+    for (const [k, v] of Object.entries(node)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      // A number is not taken as its text: YAML reads `10.000` as 10 and `08001` as 8001, and the
+      // page would show what the operator never wrote (load.ts names the fix: quotes).
+      if (typeof v === 'string') {
+        if (Object.hasOwn(out, key)) twice?.(key, [...path, k]);
+        out[key] = v;
+      } else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as TextTree, key, [...path, k]);
+      else bad(key, v);
+    }
+  };
+  walk(tree as TextTree, '', []);
   return out;
 }
 

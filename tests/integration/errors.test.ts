@@ -240,6 +240,14 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     );
   });
 
+  it('a text written twice, in a group and as a dotted key, is an error at the later one (the file\'s order chose one silently)', async () => {
+    const report = await expectErrors((c) => edit(c, 'i18n/en.yaml', /\n*$/, '\nfooter.tagline: "Dotted"\n'), /i18n\/en\.yaml:(\d+):\d+: error \[duplicate\] footer\.tagline: the text "footer\.tagline" is written twice, in a group and as a dotted key: keep one/);
+    const line = Number(report.match(/i18n\/en\.yaml:(\d+):\d+: error \[duplicate\]/)![1]);
+    const content = copyContent();
+    edit(content, 'i18n/en.yaml', /\n*$/, '\nfooter.tagline: "Dotted"\n');
+    expect(readFileSync(path.join(content, 'i18n/en.yaml'), 'utf8').split('\n')[line - 1]).toBe('footer.tagline: "Dotted"');
+  });
+
   it('a currency that is not an ISO 4217 code (a typo of three capitals) is an error at its line', async () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^currency: .*$/m, 'currency: EUO'), /site\.yaml:\d+:\d+: error \[schema\] currency: expected an ISO 4217 currency code like EUR, found the text "EUO"/);
   });
