@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyStarter, edit, EPOCH, listFiles, read, ROOT, runCli, tmpDir } from '../helpers/site.ts';
+import { copyStarter, edit, EPOCH, listFiles, read, ROOT, runCli, runMain, tmpDir } from '../helpers/site.ts';
 import { shippedOut } from '../helpers/shared.ts';
 import { HOST_FILES } from '../../src/output/host-folder.ts';
 import { hostFiles } from '../../src/output/hosts/index.ts';
@@ -243,6 +243,18 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     expect(inPlace(out)).toEqual({ ruled: '/journal', agree: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the new build was published to .*dist \(complete, with its host files\) before this failure/);
+  });
+
+  it('builds again after the builds folder was deleted by hand: its own links, left pointing at nothing, are taken back (R-SAFE-12)', async () => {
+    const out = await firstBuild();
+    const builds = path.join(path.dirname(out), '.dist.builds');
+    for (const gone of [[builds], [builds, out]]) {
+      for (const p of gone) rmSync(p, { recursive: true, force: true });
+      const r = await runMain(['build', '--content', content, '--out', out, '-q']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+      expect(inPlace(out).agree).toBe(true);
+    }
   });
 
   it('refuses a <out>.host holding files the build did not write, like a foreign --out: exit 2, files intact (R-SAFE-12)', async () => {
