@@ -349,7 +349,8 @@ export function swapIn(outDir: string, build: string, state: OutputState): strin
   return old;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` is running (this one is). */
+export function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

@@ -298,20 +298,25 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
-  it('two builds of one output at once (a --drafts build publishes while the other carries): the other carries nothing of it', async () => {
+  it('two builds of one output at once (a --drafts build started while the other carries): it waits, then publishes after it, and the next build undoes the drafts', async () => {
     const { content, out } = fresh({ all: true });
     await ok(build(content, out));
     utimesSync(path.join(content, 'site.yaml'), new Date(), new Date());
-    // Build B checked that the live build is the recorded one and is about to carry its pages…
+    // Build B holds the folder, about to carry the live build's pages…
     const b = await pausedAtCarry(content, out);
-    // …when build A, a drafts preview into the same folder, publishes.
-    await ok(build(content, out, ['--drafts']));
+    // …when build A, a drafts preview into the same folder, starts: it waits for B (before, it
+    // published while B carried, and B could fail on, or carry, pages A had replaced).
+    const a = build(content, out, ['--drafts']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     b.go();
     await ok(b.done);
-    // B is a published (non-draft) build: no page may link the draft language.
+    const drafts = await ok(a);
+    expect(drafts.stderr).toMatch(/another build of .* is running \(process \d+\): waiting for it to finish/);
+    // A published last: its draft language is linked…
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8').includes('hrefLang="fr"'), 'the drafts build is live').toBe(true);
+    // …and the next published build carries nothing of it: a cold build's output.
+    await ok(build(content, out));
     expect(readFileSync(path.join(out, 'index.html'), 'utf8').includes('hrefLang="fr"'), 'index.html of the non-draft build links the draft language fr').toBe(false);
-    // B carried nothing from the drafts build (it takes pages only from the build it recorded, which
-    // A's publish removed): its output is a cold build's, and the next build rightly finds nothing changed.
     expect(await differencesFromCold(content, out)).toEqual([]);
     expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
   });

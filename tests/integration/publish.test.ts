@@ -10,6 +10,8 @@ import { hostFiles } from '../../src/output/hosts/index.ts';
 import { HOSTS } from '../../src/output/hosts/names.ts';
 import type { HostRules } from '../../src/output/hosts/rules.ts';
 import { DiskWriter } from '../../src/output/writer.ts';
+import { recordFile } from '../../src/output/carry.ts';
+import { resolveConfig } from '../../src/config.ts';
 
 interface Paused {
   /** True once the build said it reached the pause point. */
@@ -243,6 +245,24 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     expect(inPlace(out)).toEqual({ ruled: '/journal', agree: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the new build was published to .*dist \(complete, with its host files\) before this failure/);
+  });
+
+  it('a second build of one folder waits for the first (it failed on the pages the first was replacing), then builds on what that one published; a killed build\'s lock is taken over', async () => {
+    const out = await firstBuild();
+    const lock = recordFile(resolveConfig({ content, out })).replace(/\.json$/, '.lock');
+    // A build holding the folder: a live process named in the lock.
+    const holder = spawn('sleep', ['30']);
+    writeFileSync(lock, String(holder.pid));
+    const building = runMain(['build', '--content', content, '--out', out]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(readFileSync(lock, 'utf8'), 'the second build waits').toBe(String(holder.pid));
+    // That build is killed (SIGKILL: its lock stays behind): the waiting one takes it over.
+    holder.kill('SIGKILL');
+    const r = await building;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`another build of ${out} is running (process ${holder.pid}): waiting for it to finish`);
+    expect(existsSync(lock), 'let go once done').toBe(false);
+    expect(inPlace(out).agree).toBe(true);
   });
 
   it('builds again after the builds folder was deleted by hand: its own links, left pointing at nothing, are taken back (R-SAFE-12)', async () => {
