@@ -61,8 +61,9 @@ if (!existsSync(file)) {
     target: 'node20',
     outdir: dir,
     outExtension: { '.js': '.cjs' },
-    // Native packages stay external; React too, so templates and renderer share one instance.
-    external: ['esbuild', 'sharp', 'chokidar', 'react', 'react/*', 'react-dom', 'react-dom/*', 'playwright-core'],
+    // Native packages stay external; React too, so templates and renderer share one instance; and
+    // jsonc-parser, whose main file is a UMD module that requires its parts at run time.
+    external: ['esbuild', 'sharp', 'chokidar', 'jsonc-parser', 'react', 'react/*', 'react-dom', 'react-dom/*', 'playwright-core'],
     // A command's code is imported on demand: as require() of a module initialised on first use
     // (a vm script has no dynamic import()), so `site --version` runs none of the build's modules.
     supported: { 'dynamic-import': false },

@@ -1,6 +1,8 @@
 /** `site schemas`: write schemas/ from the zod schemas and point every content YAML file at its schema. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { UsageError } from './usage.ts';
 import { contentSchemas, schemaText, type SchemaFile } from '../content/json-schemas.ts';
 import type { SiteModel } from '../content/model.ts';
 import { ignoredName } from '../files.ts';
@@ -39,7 +41,28 @@ export interface SchemasResult {
  * and map the schemas of YAML files in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
  * Posts' front matter (markdown) is never mapped there: the YAML extension would flag the post's body.
  */
+/**
+ * VS Code's settings as they are: JSON with comments and trailing commas, as VS Code writes them
+ * (jsonc-parser, VS Code's own reader). A file it cannot read stops the command before anything is
+ * written, naming the file and the place.
+ */
+function readSettings(file: string): { text: string; value: Record<string, unknown> } | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  const error = errors[0];
+  if (error || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const before = text.slice(0, error?.offset ?? 0).split('\n');
+    const where = error ? `:${before.length}:${before.at(-1)!.length + 1}` : '';
+    throw new UsageError(`${file}${where}: cannot read it (${error ? printParseErrorCode(error.error) : 'not an object of settings'}); nothing was written. Mend it, or move it away, then run site schemas again.`);
+  }
+  return { text, value: value as Record<string, unknown> };
+}
+
 export function writeSchemas(opts: { projectRoot: string; schemasDir: string; contentDir: string; model: SiteModel }): SchemasResult {
+  const settingsFile = path.join(opts.projectRoot, '.vscode', 'settings.json');
+  const settings = readSettings(settingsFile);
   const written: string[] = [];
   const linked: string[] = [];
   const mapping: Record<string, string[]> = {};
@@ -61,10 +84,14 @@ export function writeSchemas(opts: { projectRoot: string; schemasDir: string; co
       if (setModeline(file, schemaPath)) linked.push(rel);
     }
   }
-  const settingsFile = path.join(opts.projectRoot, '.vscode', 'settings.json');
-  const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
-  const next = `${JSON.stringify({ ...settings, 'yaml.schemas': mapping }, null, 2)}\n`;
-  if (!existsSync(settingsFile) || readFileSync(settingsFile, 'utf8') !== next) {
+  // The mappings of schemas in our folder are ours to replace; the others (the operator's own) stay,
+  // and so do the file's other settings, comments and layout.
+  const ours = `./${path.relative(opts.projectRoot, opts.schemasDir).split(path.sep).join('/')}/`;
+  const existing = settings?.value['yaml.schemas'];
+  const kept = existing && typeof existing === 'object' && !Array.isArray(existing) ? Object.entries(existing).filter(([k]) => !k.startsWith(ours)) : [];
+  const merged = { ...Object.fromEntries(kept), ...mapping };
+  if (JSON.stringify(existing) !== JSON.stringify(merged)) {
+    const next = settings ? applyEdits(settings.text, modify(settings.text, ['yaml.schemas'], merged, { formattingOptions: { insertSpaces: true, tabSize: 2 } })) : `${JSON.stringify({ 'yaml.schemas': merged }, null, 2)}\n`;
     mkdirSync(path.dirname(settingsFile), { recursive: true });
     writeFileSync(settingsFile, next);
     written.push('.vscode/settings.json');

@@ -13,7 +13,7 @@ import { contentSchemas, schemaText } from '../../src/content/json-schemas.ts';
 import { formatDiagnostic } from '../../src/diagnostics.ts';
 import { splitFrontMatter } from '../../src/content/post-body.ts';
 import { model } from '../../templates/model/index.ts';
-import { copyContent, edit, ROOT, runCli, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
+import { copyContent, edit, ROOT, runCli, runMain, SHIPPED_CONTENT, tmpDir } from '../helpers/site.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 
@@ -132,6 +132,36 @@ describe('[R-OPS-11] editor support in VS Code: no markdown checked as YAML, fro
     const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
     expect(settings['editor.rulers']).toEqual([100]);
     expect(Object.keys(settings['yaml.schemas'])).toContain('./schemas/data/rates.schema.json');
+  });
+
+  it('[R-OPS-11] `site schemas` keeps the operator\'s own yaml.schemas mappings, comments and trailing commas (VS Code\'s format) in settings.json', () => {
+    const project = tmpDir('site-schemas-');
+    const contentDir = copyContent();
+    const settingsFile = path.join(project, '.vscode', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    writeFileSync(settingsFile, '{\n  // my editor\n  "editor.rulers": [100],\n  "yaml.schemas": {\n    "./tools/ci.schema.json": ".github/*.yml",\n  },\n}\n');
+    writeSchemas({ projectRoot: project, schemasDir: path.join(project, 'schemas'), contentDir, model });
+    const text = readFileSync(settingsFile, 'utf8');
+    expect(text).toContain('// my editor');
+    const mapping = (JSON.parse(text.replace(/\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1')) as { 'yaml.schemas': Record<string, unknown> })['yaml.schemas'];
+    expect(mapping['./tools/ci.schema.json']).toBe('.github/*.yml');
+    expect(String(mapping['./schemas/data/rates.schema.json'])).toMatch(/content\/data\/rates\.yaml$/);
+    // Run again: nothing to change.
+    expect(writeSchemas({ projectRoot: project, schemasDir: path.join(project, 'schemas'), contentDir, model }).written).toEqual([]);
+  });
+
+  it('[R-OPS-11] a settings.json it cannot read stops `site schemas` before anything is written, naming the file and the place (exit 2)', async () => {
+    const contentDir = copyContent();
+    const site = path.dirname(contentDir);
+    const settingsFile = path.join(site, '.vscode', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    writeFileSync(settingsFile, '{\n  "editor.rulers": [100]\n  "files.eol": "\\n"\n}\n');
+    const before = readFileSync(path.join(contentDir, 'data/rates.yaml'), 'utf8');
+    const { code, stderr } = await runMain(['schemas', '-c', contentDir]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${settingsFile}:3:3: cannot read it (CommaExpected); nothing was written`);
+    expect(existsSync(path.join(site, 'schemas'))).toBe(false);
+    expect(readFileSync(path.join(contentDir, 'data/rates.yaml'), 'utf8')).toBe(before);
   });
 
   it('[R-OPS-11] `site schemas -c <folder>` writes schemas/ and .vscode/settings.json beside that folder, never over this project\'s own', async () => {
