@@ -43,6 +43,29 @@ function neutralDraft(model: YAMLMap | undefined, doc: Document, name: string, g
   return node;
 }
 
+/** A list of site.yaml (languages, draftLanguages) as plain values. */
+const listed = (site: ReturnType<typeof readDoc>, key: string): string[] => (site.get(key, true) as { toJSON(): string[] } | undefined)?.toJSON() ?? [];
+
+/**
+ * What else the site builds at `routePath`, if anything: a language's pages, a page with a
+ * parameter (/profile/{slug}), the journal's posts and categories, a redirect, a landing page under
+ * /s/, or a file the build writes itself. Refused here, before any file is changed: the next build
+ * would fail on it, and the city could only be taken out again by hand.
+ */
+function takenBy(contentDir: string, routePath: string, pages: readonly { path: string }[], languages: readonly string[]): string | undefined {
+  const first = routePath.split('/')[1]!;
+  if (languages.includes(first)) return `/${first} is where the pages in ${first} are`;
+  const pattern = pages.find((p) => p.path.includes('{') && new RegExp(`^${p.path.replace(/\{[^}]+\}/g, '[^/]+').replace(/[.]/g, '\\.')}$`).test(routePath));
+  if (pattern) return `${pattern.path} is a page`;
+  const blog = String((readDoc(contentDir, 'data/blog.yaml').toJSON() as { path?: string } | null)?.path ?? '/blog');
+  if (routePath === blog || routePath.startsWith(`${blog}/`)) return `the journal's posts and categories are under ${blog}`;
+  const redirects = (readDoc(contentDir, 'data/redirects.yaml').toJSON() as { from: string }[] | null) ?? [];
+  if (redirects.some((r) => r.from === routePath)) return 'a redirect starts there (data/redirects.yaml)';
+  if (routePath === '/s' || routePath.startsWith('/s/')) return 'the landing pages are under /s/ (data/directories.yaml)';
+  if (routePath === '/assets' || routePath.startsWith('/assets/') || routePath === '/404' || routePath === '/offline') return 'the build writes its own files there';
+  return undefined;
+}
+
 /** Add city `id` to the content folder; returns the files changed. */
 export function newCity(contentDir: string, id: string, opts: NewCityOptions): string[] {
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) throw new UsageError(`"${id}" is not a city id: lowercase letters, digits and single hyphens, such as barcelona`);
@@ -66,16 +89,17 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   if (rows.some((c) => c.id === id)) throw new UsageError(`data/cities.yaml already has a city "${id}"`);
   if (pageRows.some((p) => p.id === id)) throw new UsageError(`pages.yaml already has a page "${id}"`);
   if ([...pageRows, ...rows].some((p) => p.path === routePath)) throw new UsageError(`a page is already at ${routePath} (choose another with --path)`);
+  const clash = takenBy(contentDir, routePath, pageRows, [...listed(site, 'languages'), ...listed(site, 'draftLanguages')]);
+  if (clash) throw new UsageError(`${routePath} is taken: ${clash} (choose another with --path)`);
   const model = rows[0];
   // A draft until its texts are written: site watch shows it, a published build leaves it out.
   cities.append([], { id, path: routePath, timezone: opts.timezone, status, draft: true });
   const edits: [string, ReturnType<typeof readEdit>][] = [['data/cities.yaml', cities]];
 
   const defaultLanguage = String(site.get('defaultLanguage'));
-  const listed = (key: string) => (site.get(key, true) as { toJSON(): string[] } | undefined)?.toJSON() ?? [];
-  const published = listed('languages');
+  const published = listed(site, 'languages');
   // Draft languages too: each is published once its table is complete, so it needs the city's texts.
-  const languages = [...(published.length ? published : [defaultLanguage]), ...listed('draftLanguages').filter((l) => !published.includes(l))];
+  const languages = [...(published.length ? published : [defaultLanguage]), ...listed(site, 'draftLanguages').filter((l) => !published.includes(l))];
   for (const lang of languages) {
     const rel = `i18n/${lang}.yaml`;
     const table = readEdit(contentDir, rel);

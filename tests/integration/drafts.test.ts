@@ -3,7 +3,7 @@
  * showing a missing text as its key; a published build leaves it out entirely (pages, sitemap,
  * hreflang, menus, booking) and says what is missing. A published build never shows a raw key.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,34 @@ describe('[R-OPS-8] draft languages and cities', () => {
     const r = await runCli(['check', '--content', c, '--drafts', '--missing', lang]);
     for (const k of dropped) expect(r.stdout).toContain(`missing       ${k}:`);
     expect(r.stdout).toMatch(new RegExp(`${lang}: ${dropped.length} text\\(s\\) missing`));
+  });
+
+  it('site new city refuses a path the site already builds at (a language, a page with a parameter, the journal, a redirect, a landing page, the build\'s own files), changing no file (exit 2)', async () => {
+    const c = copyContent();
+    const site = readYaml<SiteYaml>(c, 'site.yaml');
+    const other = site.languages.find((l) => l !== site.defaultLanguage)!;
+    const pages = readYaml<{ path: string }[]>(c, 'pages.yaml');
+    const blog = readYaml<{ path: string }>(c, 'data/blog.yaml').path;
+    const post = readdirSync(path.join(c, 'blog'))[0]!;
+    const taken = [
+      `/${other}`,
+      `/${other}${pages.find((p) => p.path !== '/' && !p.path.includes('{'))!.path}`,
+      ...(site.draftLanguages ?? []).map((l) => `/${l}`),
+      pages.find((p) => p.path.includes('{'))!.path.replace(/\{[^}]+\}/g, 'someone'),
+      blog,
+      `${blog}/${post}`,
+      readYaml<{ from: string }[]>(c, 'data/redirects.yaml')[0]!.from,
+      `/s/${readYaml<{ slug: string }[]>(c, 'data/directories.yaml')[0]!.slug}`,
+      '/assets',
+    ];
+    const files = () => ['data/cities.yaml', 'pages.yaml', ...readdirSync(path.join(c, 'i18n')).map((f) => `i18n/${f}`)].map((f) => readFileSync(path.join(c, f), 'utf8'));
+    const before = files();
+    for (const at of taken) {
+      const r = await runMain(['new', 'city', 'lisbon', '--content', c, '--timezone', 'Europe/Lisbon', '--path', at]);
+      expect(r.code, at).toBe(2);
+      expect(r.stderr, at).toContain(`${at} is taken:`);
+    }
+    expect(files()).toEqual(before);
   });
 
   it("site check --missing <lang> after site new city lists every text the city left marked in <lang>, those the default language lacks too (a city name's forms)", async () => {
