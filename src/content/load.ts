@@ -330,7 +330,12 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   }
 
   const posts = langs && blog ? await loadPosts(opts, langs.languages, blog.categories, diags, langs.draftLanguages) : [];
-  if (!opts.drafts) leaveOutDraftEntries(kinds, data, diags);
+  if (!opts.drafts) {
+    // A left-out entry's texts (`<group>.<id>.…`, as `site new city` writes them) are left out with
+    // it: their untranslated marks are the draft's business, not a warning (--strict) of the build.
+    const left = new Set(leaveOutDraftEntries(kinds, data, diags));
+    if (left.size) for (const lang of Object.keys(untranslated)) untranslated[lang] = untranslated[lang]!.filter((key) => !left.has(key.split('.')[1]!));
+  }
   if (siteFile) files.set('site.yaml', siteFile.file);
   for (const f of Object.values(textFiles)) files.set(f.file, f); // a model's checks of texts name their line
   if (pagesFile) files.set('pages.yaml', pagesFile.file);
@@ -467,15 +472,18 @@ function leaveOutDraftLanguages(
   config.languages = config.languages.filter((l) => !left.includes(l));
 }
 
-/** Entries of the model's lists marked `draft: true` (a city being prepared) are left out of a published build, with a note. */
-function leaveOutDraftEntries(kinds: ReturnType<typeof dataFiles>, data: Record<string, unknown>, diags: Diagnostics): void {
+/** Entries of the model's lists marked `draft: true` (a city being prepared) are left out of a published build, with a note; returns their ids. */
+function leaveOutDraftEntries(kinds: ReturnType<typeof dataFiles>, data: Record<string, unknown>, diags: Diagnostics): string[] {
+  const left: string[] = [];
   for (const k of kinds) {
     const list = data[k.key];
     if (k.core || !Array.isArray(list) || !list.some((e) => (e as { draft?: unknown })?.draft === true)) continue;
     const drafts = list.filter((e) => (e as { draft?: unknown }).draft === true) as { id?: string; slug?: string }[];
     data[k.key] = list.filter((e) => (e as { draft?: unknown }).draft !== true);
     diags.note({ code: 'draft', file: k.file, message: `${drafts.map((d) => d.id ?? d.slug ?? '?').join(', ')}: draft (draft: true), left out of this build with everything made from it; preview with --drafts` });
+    for (const d of drafts) if (d.id ?? d.slug) left.push((d.id ?? d.slug)!);
   }
+  return left;
 }
 
 /** Checks between files that no single schema can see: unique ids in lists, page references. */

@@ -103,6 +103,17 @@ describe('[R-OPS-8] draft languages and cities', () => {
     expect(r.stdout).toMatch(new RegExp(`${lang}: ${dropped.length} text\\(s\\) missing`));
   });
 
+  it('a draft city\'s untranslated texts are left out with it: no [untranslated] warning (so --strict passes for them); --drafts shows them', async () => {
+    const c = copyContent();
+    const added = await runMain(['new', 'city', 'lisbon', '--content', c, '--timezone', 'Europe/Lisbon']);
+    expect(added.code, added.stderr).toBe(0);
+    const published = await runMain(['check', '--content', c]);
+    expect(published.stdout + published.stderr).not.toMatch(/\[untranslated\][^\n]*lisbon/);
+    expect(published.stdout + published.stderr).toMatch(/lisbon: draft \(draft: true\), left out of this build/);
+    const drafts = await runMain(['check', '--content', c, '--drafts']);
+    expect(drafts.stdout + drafts.stderr).toMatch(/\[untranslated\][^\n]*city\.lisbon/);
+  });
+
   it('site new city refuses a path the site already builds at (a language, a page with a parameter, the journal, a redirect, a landing page, the build\'s own files), changing no file (exit 2)', async () => {
     const c = copyContent();
     const site = readYaml<SiteYaml>(c, 'site.yaml');
