@@ -36,7 +36,9 @@ export function newPost(contentDir: string, slug: string, opts: NewPostOptions):
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new UsageError(`"${slug}" is not a post slug: lowercase letters, digits and single hyphens, such as barcelona-evenings`);
   const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; draftLanguages?: string[]; defaultLanguage: string; brand?: string };
   const blog = readDoc(contentDir, 'data/blog.yaml').toJSON() as { categories: string[] };
-  const langs = opts.langs?.length ? opts.langs : [site.defaultLanguage];
+  // Each language once (`--langs en,en` is en).
+  const langs = opts.langs?.length ? [...new Set(opts.langs)] : [site.defaultLanguage];
+  if (opts.title !== undefined && !opts.title.trim()) throw new UsageError('--title: a post needs a title (leave the option out to start from the slug)');
   // A draft language's posts are written as its translators work (published with the language).
   const writable = [...site.languages, ...(site.draftLanguages ?? []).filter((l) => !site.languages.includes(l))];
   for (const l of langs) if (!writable.includes(l)) throw new UsageError(`--langs: "${l}" is not one of the site's languages (${site.languages.join(', ')}${site.draftLanguages?.length ? `; drafts: ${site.draftLanguages.join(', ')}` : ''})`);

@@ -1,5 +1,5 @@
 /** The operator's commands, run with the real CLI on fixture copies: version, usage errors, help, check, scaffolding. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +130,17 @@ describe('scaffolding: site new post|language|city', () => {
     }
     expect(existsSync(path.join(out, 'ru/blog/barcelona-evenings.html'))).toBe(false);
     expect(readdirSync(path.join(content, 'blog/translators-notes'))).toEqual(['de.md']);
+  });
+
+  it('[R-OPS-6] new post: an empty --title is a usage error (a post check would refuse), and a language named twice is written once', async () => {
+    const empty = await runMain(['new', 'post', 'untitled-one', '--title', ' ', '--content', content]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--title: a post needs a title');
+    expect(existsSync(path.join(content, 'blog/untitled-one'))).toBe(false);
+    const twice = await runMain(['new', 'post', 'said-twice', '--langs', 'en,en', '--content', content]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stdout.match(/said-twice\/en\.md/g)).toHaveLength(1);
+    rmSync(path.join(content, 'blog/said-twice'), { recursive: true });
   });
 
   it('[R-OPS-6] new language writes every key of the default language, marked untranslated; the build counts them and shows the text', () => {
