@@ -285,6 +285,9 @@ interface RoutePlan {
   next?: ReadsWriter;
 }
 
+/** Why a build renders when no content file's text changed (their stamps did: saved, touched, copied). */
+const SAVED_UNCHANGED = 'files were saved unchanged';
+
 /**
  * Which routes this build renders: those whose input key (routes/inputs.ts) differs from the
  * recorded build's, when that record can vouch for the output in place, and which it splices:
@@ -303,7 +306,7 @@ function planRoutes(config: BuildConfig, stamps: InputStamps, last: BuildRecord 
   if (last.code !== stamps.code) return all('the templates, client script, generator or build options changed');
   if (last.missingTexts) return all('the last build showed missing texts as their keys');
   const changed = changedFiles(last.content, stamps.content);
-  const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : 'files were saved unchanged';
+  const shown = changed.length ? `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed` : SAVED_UNCHANGED;
   const dated = last.today !== site.today ? `; the build date changed (${last.today} → ${site.today})` : '';
   const reads = readReads(recordFile(config), last.build);
   const readsList = (file: string) => readsPosts?.has(file) ?? true;
@@ -406,6 +409,9 @@ function carryUnchanged(config: BuildConfig, writer: DiskWriter, plan: RoutePlan
   if (missing.size) {
     const selected = new Set(plan.selected);
     plan.selected = routes.routes.filter((r) => selected.has(r) || missing.has(r.file));
+    // Said as it is: pages changed or removed in the output since the last build (not content saved unchanged).
+    const again = `${missing.size} page(s) changed or removed in the output since the last build, written again`;
+    plan.why = plan.why === SAVED_UNCHANGED ? again : `${plan.why}; ${again}`;
   }
   state.lap('carry');
 }

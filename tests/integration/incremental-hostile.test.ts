@@ -251,8 +251,10 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const edited = () => readFileSync(path.join(out, 'about.html'), 'utf8').includes('edited by hand');
     // Nothing else changed: the output is not taken as unchanged.
     handEdit();
-    await ok(build(content, out));
+    const again = await ok(build(content, out));
     expect(edited(), 'about.html kept its hand edit (taken as unchanged)').toBe(false);
+    // …and the summary says why (not "files were saved unchanged").
+    expect(again.stdout).toContain('(1 page(s) changed or removed in the output since the last build, written again)');
     // A post changed too: the hand-edited page is not carried into the new build.
     handEdit();
     edit(content, POST, /^title: .*$/m, 'title: "Changed"');
