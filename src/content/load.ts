@@ -332,7 +332,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   const posts = langs && blog ? await loadPosts(opts, langs.languages, blog.categories, diags, langs.draftLanguages) : [];
   if (!opts.drafts) {
     // A left-out entry's texts (`<group>.<id>.…`, as `site new city` writes them) are left out with
-    // it: their untranslated marks are the draft's business, not a warning (--strict) of the build.
+    // it: their untranslated marks belong to the draft, not to a warning (--strict) of the build.
     const left = new Set(leaveOutDraftEntries(kinds, data, diags));
     if (left.size) for (const lang of Object.keys(untranslated)) untranslated[lang] = untranslated[lang]!.filter((key) => !left.has(key.split('.')[1]!));
   }
