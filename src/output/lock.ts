@@ -29,7 +29,11 @@ const holderOf = (file: string): number | undefined => {
  * returns the function that lets it go (also called when the process exits).
  */
 export async function lockBuild(file: string, onWait: (pid: number) => void): Promise<() => void> {
-  mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch {
+    return () => undefined; // a cache folder that cannot be written: built unlocked, as before locks
+  }
   let told = false;
   let unnamedSince: number | undefined;
   for (;;) {
@@ -39,7 +43,8 @@ export async function lockBuild(file: string, onWait: (pid: number) => void): Pr
       closeSync(fd);
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // Not writable (a read-only cache): built unlocked, as before locks; the record is not kept either.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return () => undefined;
     }
     const holder = holderOf(file);
     if (holder === undefined) {
