@@ -154,6 +154,13 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
   const flush = (): void => {
     timer = undefined;
     if (running || pending.size === 0) return;
+    // The templates or client folder moved away: nothing builds right without it (the content was
+    // checked against the project's own model, with errors in files that are fine). Wait for it:
+    // the pages served stay the last build's, and its return rebuilds everything.
+    if ([config.templatesDir, config.clientDir].some((d) => folderIdentity(d) === 'missing')) {
+      pending.clear();
+      return;
+    }
     const changes = [...pending];
     pending.clear();
     for (const c of changes) taken.set(c, mtimeOf(c));

@@ -122,6 +122,23 @@ describe('[R-SAFE-5][R-BUILD-7] watch survives broken starts, vanishing folders 
     expect(s.child.exitCode).toBeNull();
   });
 
+  it('[R-SAFE-5] templates/ moved away and back: it waits (no build against another model, no errors blamed on site.yaml), then rebuilds every page', async () => {
+    const templates = path.join(s.dir, 'templates');
+    const mark = s.stdout.length;
+    renameSync(templates, `${templates}.away`);
+    await until(() => /templates is gone/.test(s.stdout.slice(mark)), 'the folder to be missed', s);
+    // Longer than the watcher's coalescing: a rebuild would have run and failed by now.
+    await new Promise((r) => setTimeout(r, 600));
+    renameSync(`${templates}.away`, templates);
+    await until(() => /templates is back/.test(s.stdout.slice(mark)), 'the folder to come back', s);
+    const after = () => s.stdout.slice(s.stdout.lastIndexOf('templates is back'));
+    await until(() => /→ \d+ page\(s\) rendered/.test(after()), 'the full rebuild after the move', s);
+    const meanwhile = s.stdout.slice(mark);
+    expect(meanwhile).not.toMatch(/site\.yaml:\d+:\d+: error/);
+    expect(meanwhile).not.toMatch(/build failed/);
+    expect((await fetch(`${s.base}/`)).status).toBe(200);
+  });
+
   it('[R-SAFE-5] a link into a loop put into the content folder is reported, and watching goes on', async () => {
     const images = path.join(s.dir, 'content', 'images');
     symlinkSync('loop-a.svg', path.join(images, 'loop-b.svg'));
