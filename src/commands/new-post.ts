@@ -6,6 +6,7 @@ import { postSchema } from '../content/schema.ts';
 import { ensureAbsent, readDoc, writeContent } from './content-files.ts';
 import { UsageError } from './usage.ts';
 import { ignoredName } from '../files.ts';
+import { MAX_SEGMENT_BYTES } from '../routes/table.ts';
 
 export interface NewPostOptions {
   /** Languages to write (default: the default language). */
@@ -34,6 +35,8 @@ function lastAuthor(contentDir: string): string | undefined {
 /** Write blog/<slug>/<lang>.md for each language; returns the files written. */
 export function newPost(contentDir: string, slug: string, opts: NewPostOptions): string[] {
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new UsageError(`"${slug}" is not a post slug: lowercase letters, digits and single hyphens, such as barcelona-evenings`);
+  // Its page is written as <slug>.html: a name the build would refuse is refused here, before any file is written.
+  if (slug.length + '.html'.length > MAX_SEGMENT_BYTES) throw new UsageError(`the slug is ${slug.length} characters long; at most ${MAX_SEGMENT_BYTES - '.html'.length} (its page's file name must fit every file system): shorten it`);
   const site = readDoc(contentDir, 'site.yaml').toJSON() as { languages: string[]; draftLanguages?: string[]; defaultLanguage: string; brand?: string };
   const blog = readDoc(contentDir, 'data/blog.yaml').toJSON() as { categories: string[] };
   // Each language once (`--langs en,en` is en).

@@ -132,11 +132,17 @@ describe('scaffolding: site new post|language|city', () => {
     expect(readdirSync(path.join(content, 'blog/translators-notes'))).toEqual(['de.md']);
   });
 
-  it('[R-OPS-6] new post: an empty --title is a usage error (a post check would refuse), and a language named twice is written once', async () => {
+  it('[R-OPS-6] new post: an empty --title or a slug too long for a file name is a usage error (a check would refuse them), and a language named twice is written once', async () => {
     const empty = await runMain(['new', 'post', 'untitled-one', '--title', ' ', '--content', content]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--title: a post needs a title');
     expect(existsSync(path.join(content, 'blog/untitled-one'))).toBe(false);
+    // A slug whose page's file name no file system takes: refused, as the build would refuse it.
+    const long = Array(25).fill('abcdefghi').join('-');
+    const tooLong = await runMain(['new', 'post', long, '--content', content]);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toContain(`the slug is ${long.length} characters long`);
+    expect(existsSync(path.join(content, 'blog', long))).toBe(false);
     const twice = await runMain(['new', 'post', 'said-twice', '--langs', 'en,en', '--content', content]);
     expect(twice.code, twice.stderr).toBe(0);
     expect(twice.stdout.match(/said-twice\/en\.md/g)).toHaveLength(1);
