@@ -252,10 +252,12 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
     const lock = recordFile(resolveConfig({ content, out })).replace(/\.json$/, '.lock');
     // A build holding the folder: a live process named in the lock.
     const holder = spawn('sleep', ['30']);
-    writeFileSync(lock, String(holder.pid));
+    // As a build writes it: its pid, and its start where the system tells (/proc).
+    const start = existsSync(`/proc/${holder.pid}/stat`) ? readFileSync(`/proc/${holder.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19] : '';
+    writeFileSync(lock, `${holder.pid} ${start}`.trim());
     const building = runMain(['build', '--content', content, '--out', out]);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(readFileSync(lock, 'utf8'), 'the second build waits').toBe(String(holder.pid));
+    expect(readFileSync(lock, 'utf8').split(' ')[0], 'the second build waits').toBe(String(holder.pid));
     // That build is killed (SIGKILL: its lock stays behind): the waiting one takes it over.
     holder.kill('SIGKILL');
     const r = await building;

@@ -1,5 +1,5 @@
 /** The lock that keeps two builds of one output folder apart (src/output/lock.ts). */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ describe('one build of an output folder at a time', () => {
     const release = await lockBuild(file, () => {
       throw new Error('nothing to wait for');
     });
-    expect(readFileSync(file, 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(file, 'utf8').split(' ')[0]).toBe(String(process.pid));
     release();
     expect(existsSync(file)).toBe(false);
   });
@@ -26,7 +26,7 @@ describe('one build of an output folder at a time', () => {
     const waited: number[] = [];
     const release = await lockBuild(file, (pid) => waited.push(pid));
     expect(waited).toEqual([]);
-    expect(readFileSync(file, 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(file, 'utf8').split(' ')[0]).toBe(String(process.pid));
     release();
   });
 
@@ -36,8 +36,34 @@ describe('one build of an output folder at a time', () => {
     const started = Date.now();
     const release = await lockBuild(file, () => undefined);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(readFileSync(file, 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(file, 'utf8').split(' ')[0]).toBe(String(process.pid));
     release();
+  });
+
+  it.skipIf(!existsSync('/proc/self/stat'))('takes over a lock naming a running process that is not its build (a pid used again: pid 1 of the next container), without waiting', async () => {
+    for (const holder of ['1 1', `${process.pid} 1`]) {
+      const file = path.join(dir(), 'build.lock');
+      writeFileSync(file, holder);
+      const waited: number[] = [];
+      const release = await lockBuild(file, (pid) => waited.push(pid));
+      expect(waited, holder).toEqual([]);
+      release();
+    }
+  });
+
+  it('waits while the process named is its build, running', async () => {
+    const file = path.join(dir(), 'build.lock');
+    const holder = spawn('sleep', ['30']);
+    const start = existsSync(`/proc/${holder.pid}/stat`) ? readFileSync(`/proc/${holder.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19] : '';
+    writeFileSync(file, `${holder.pid} ${start}`.trim());
+    const waited: number[] = [];
+    let done = false;
+    const locked = lockBuild(file, (pid) => waited.push(pid)).then((release) => ((done = true), release));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(done).toBe(false);
+    expect(waited).toEqual([holder.pid]);
+    holder.kill('SIGKILL');
+    (await locked)();
   });
 
   it('a cache folder that cannot be written is no reason to fail: the build goes on unlocked', async () => {
