@@ -49,6 +49,12 @@ describe('one build of an output folder at a time', () => {
       expect(waited, holder).toEqual([]);
       release();
     }
+    // A pid alone (pid 1 is always running), as an earlier version wrote it: cannot be vouched for, taken over.
+    const file = path.join(dir(), 'build.lock');
+    writeFileSync(file, '1');
+    const got = await Promise.race([lockBuild(file, () => undefined), new Promise<undefined>((r) => setTimeout(r, 4000, undefined))]);
+    expect(got, 'still waiting for pid 1 after 4 s').toBeTypeOf('function');
+    got?.();
   });
 
   it('waits while the process named is its build, running', async () => {
