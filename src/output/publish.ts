@@ -169,7 +169,7 @@ export function inspectOutput(outDir: string, knownFiles?: readonly string[]): O
     const target = path.resolve(path.dirname(out), readlinkSync(out));
     // Our fixed link, left dangling when the builds folder was deleted by hand: it points at nothing
     // to keep, and the new build's live link brings it back to life.
-    if (target === fixedTarget(out, WEB) && !existsSync(target)) return { kind: 'ours', linked: true, host };
+    if (target === fixedTarget(out, WEB) && !existsSync(builds)) return { kind: 'ours', linked: true, host };
     if (existsSync(path.join(builds, MARKER))) {
       if (target === fixedTarget(out, WEB)) return { kind: 'ours', target: liveFolder(out), linked: true, host };
       if (path.dirname(target) === builds) return { kind: 'ours', target, linked: false, host };
@@ -235,8 +235,9 @@ export function inspectHostFolder(outDir: string): HostState {
   }
   if (st.isSymbolicLink()) {
     const target = path.resolve(path.dirname(dir), readlinkSync(dir));
-    // Ours: through the live link of a marked builds folder, or left dangling (pointing at nothing) when that folder was deleted by hand.
-    if (target === fixedTarget(out, HOST) && (existsSync(path.join(buildsDir(out), MARKER)) || !existsSync(target))) return { kind: 'ours' };
+    // Ours: through the live link of a marked builds folder, or left pointing at nothing when that folder was deleted by hand
+    // (a builds folder of someone else's, without the marker, is never taken).
+    if (target === fixedTarget(out, HOST) && (existsSync(path.join(buildsDir(out), MARKER)) || !existsSync(buildsDir(out)))) return { kind: 'ours' };
     throw new OutputRefused(`${dir} (the host files beside --out) is a symlink to ${target}, which this tool did not make: it will not replace it. Nothing was changed. Remove the link or choose another output folder.`);
   }
   if (!st.isDirectory()) throw new OutputRefused(`${dir} (where the build puts the host files beside --out) is a file: it will not be replaced. Nothing was changed. Move it away or choose another output folder.`);

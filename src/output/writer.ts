@@ -2,7 +2,7 @@
  * Stage "write": output goes to a new versioned folder beside the target and is published only
  * when the whole build succeeded, so a failed or interrupted build leaves the last good `dist/`.
  */
-import { closeSync, mkdirSync, openSync, promises as fs, readFileSync, rmSync, writeFileSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, promises as fs, readFileSync, rmSync, writeFileSync, writeSync, writevSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
@@ -79,6 +79,9 @@ export class DiskWriter implements Writer {
     opts: { staging?: string; known?: readonly string[] } = {},
   ) {
     this.known = opts.known;
+    // A builds folder this build makes is marked ours at once: its links, if left pointing at
+    // nothing when the folder was deleted by hand, are then known as ours when it publishes.
+    if (!opts.staging && !existsSync(path.dirname(newBuildDir(outDir)))) writeMarker(outDir);
     this.build = opts.staging ? path.dirname(opts.staging) : newBuildDir(outDir);
     this.staging = opts.staging ?? path.join(this.build, WEB);
     if (!opts.staging) unpublished.add(this);

@@ -277,6 +277,13 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
       expect(existsSync(path.join(out, 'index.html'))).toBe(true);
       expect(inPlace(out).agree).toBe(true);
     }
+    // A folder of someone else's in its place (no marker): the links into it are not taken, nothing is written there.
+    rmSync(builds, { recursive: true, force: true });
+    mkdirSync(path.join(builds, 'old'), { recursive: true });
+    writeFileSync(path.join(builds, 'notes.txt'), 'mine\n');
+    const r = await runMain(['build', '--content', content, '--out', out, '-q']);
+    expect(r.code).toBe(2);
+    expect(readdirSync(builds).sort()).toEqual(['notes.txt', 'old']);
   });
 
   it('refuses a <out>.host holding files the build did not write, like a foreign --out: exit 2, files intact (R-SAFE-12)', async () => {
