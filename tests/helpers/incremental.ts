@@ -15,12 +15,16 @@ import { copyContent, edit, EPOCH, listFiles, ROOT, runCli, runMain, tmpDir, typ
 
 export const CACHE = path.join(ROOT, 'node_modules', '.cache', 'site');
 
-/** A preload for the CLI: the first hard link (the carry of unchanged pages) waits until the file $HOOK_WAIT exists, after creating $HOOK_WAIT.ready. */
+/**
+ * A preload for the CLI: the first hard link of a page (the carry of unchanged pages) waits until the
+ * file $HOOK_WAIT exists, after creating $HOOK_WAIT.ready. (The build's lock is made with a link too:
+ * not that one.)
+ */
 const HOOK_SOURCE = `const fs = require('fs');
 const orig = fs.linkSync;
 let first = true;
 fs.linkSync = function (...a) {
-  if (first && process.env.HOOK_WAIT) {
+  if (first && process.env.HOOK_WAIT && !/\\.(lock|takeover)$/.test(String(a[1]))) {
     first = false;
     fs.writeFileSync(process.env.HOOK_WAIT + '.ready', String(process.pid));
     while (!fs.existsSync(process.env.HOOK_WAIT)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
