@@ -195,6 +195,7 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
   // Two routes writing one file is an error naming both sources.
   routes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const byPath = new Map<string, Route>();
+  const byFile = new Map<string, Route>();
   // `/prices.html` is the file of the page /prices: a host serves that file there, so a route at that URL is never reached.
   const fileUrls = new Map(routes.map((r) => [`/${r.file}`, r]));
   /** Where a route's path is written in the content: file, line and field. */
@@ -219,13 +220,17 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     // checked here, so `site check` and `site build` agree and the error names the content.
     const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);
     if (long) diags.error({ code: 'too-long', ...origin(), message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
-    const other = byPath.get(r.path);
+    // By file, not path: /index and / are two paths of one file, index.html.
+    const other = byFile.get(r.file);
     if (other) {
       // At the line of whichever of the two is written in a list (a post's path is its folder's name).
       const [mine, theirs] = [origin(), place(other)];
       diags.error({ code: 'duplicate', ...(mine.line === undefined && theirs.line !== undefined ? theirs : mine), message: `two routes write ${r.file} (${r.path}): ${other.origin} and ${r.origin}` });
     }
-    else byPath.set(r.path, r);
+    else {
+      byFile.set(r.file, r);
+      byPath.set(r.path, r);
+    }
   }
 
   const groups = new Map<string, Map<string, string>>();

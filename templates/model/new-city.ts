@@ -55,6 +55,7 @@ const listed = (site: ReturnType<typeof readDoc>, key: string): string[] => (sit
 function takenBy(contentDir: string, routePath: string, pages: readonly { path: string }[], languages: readonly string[]): string | undefined {
   const first = routePath.split('/')[1]!;
   if (languages.includes(first)) return `/${first} is where the pages in ${first} are`;
+  if (routePath.endsWith('/index')) return `its file would be that of ${routePath.slice(0, -'/index'.length) || '/'}`;
   const pattern = pages.find((p) => p.path.includes('{') && new RegExp(`^${p.path.replace(/\{[^}]+\}/g, '[^/]+').replace(/[.]/g, '\\.')}$`).test(routePath));
   if (pattern) return `${pattern.path} is a page`;
   const blog = String((readDoc(contentDir, 'data/blog.yaml').toJSON() as { path?: string } | null)?.path ?? '/blog');
@@ -89,7 +90,9 @@ export function newCity(contentDir: string, id: string, opts: NewCityOptions): s
   if (rows.some((c) => c.id === id)) throw new UsageError(`data/cities.yaml already has a city "${id}"`);
   if (pageRows.some((p) => p.id === id)) throw new UsageError(`pages.yaml already has a page "${id}"`);
   if ([...pageRows, ...rows].some((p) => p.path === routePath)) throw new UsageError(`a page is already at ${routePath} (choose another with --path)`);
-  const clash = takenBy(contentDir, routePath, pageRows, [...listed(site, 'languages'), ...listed(site, 'draftLanguages')]);
+  // The default language is at the root: /en is free.
+  const prefixed = [...listed(site, 'languages'), ...listed(site, 'draftLanguages')].filter((l) => l !== String(site.get('defaultLanguage')));
+  const clash = takenBy(contentDir, routePath, pageRows, prefixed);
   if (clash) throw new UsageError(`${routePath} is taken: ${clash} (choose another with --path)`);
   const model = rows[0];
   // A draft until its texts are written: site watch shows it, a published build leaves it out.

@@ -131,6 +131,7 @@ describe('[R-OPS-8] draft languages and cities', () => {
       readYaml<{ from: string }[]>(c, 'data/redirects.yaml')[0]!.from,
       `/s/${readYaml<{ slug: string }[]>(c, 'data/directories.yaml')[0]!.slug}`,
       '/assets',
+      '/index',
     ];
     const files = () => ['data/cities.yaml', 'pages.yaml', ...readdirSync(path.join(c, 'i18n')).map((f) => `i18n/${f}`)].map((f) => readFileSync(path.join(c, f), 'utf8'));
     const before = files();

@@ -248,6 +248,10 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
     expect(readFileSync(path.join(content, 'i18n/en.yaml'), 'utf8').split('\n')[line - 1]).toBe('footer.tagline: "Dotted"');
   });
 
+  it('two routes that write one file through two paths (/index and /) are a duplicate error before anything is written (site check agrees with site build)', async () => {
+    await expectErrors((c) => edit(c, 'pages.yaml', /\n*$/, '\n- { id: index-again, path: /index, template: legal }\n'), /error \[duplicate\] .*two routes write index\.html/);
+  });
+
   it('a currency that is not an ISO 4217 code (a typo of three capitals) is an error at its line', async () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^currency: .*$/m, 'currency: EUO'), /site\.yaml:\d+:\d+: error \[schema\] currency: expected an ISO 4217 currency code like EUR, found the text "EUO"/);
   });
