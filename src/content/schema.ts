@@ -68,7 +68,7 @@ export const siteFields = {
   /** Prefix of every browser-storage key (`<prefix>.lang`, `<prefix>.consent`…): product-specific, so nothing clashes. */
   storageKey: z.string().regex(/^[a-z0-9._-]+$/),
   /** ISO 4217 code of every price on the site (formatted per language). */
-  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code like EUR').refine((c) => CURRENCIES.has(c), 'an ISO 4217 currency code like EUR'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code like EUR').refine((c) => !/^[A-Z]{3}$/.test(c) || CURRENCIES.has(c), 'an ISO 4217 currency code like EUR'),
   social: z.record(id, url).default({}),
   /** admin: build the admin pages (public: a static host cannot protect them); consent: nothing non-essential before Accept. */
   features: z.strictObject({

@@ -141,6 +141,9 @@ describe('[R-OPS-8] draft languages and cities', () => {
       expect(r.stderr, at).toContain(`${at} is taken:`);
     }
     expect(files()).toEqual(before);
+    // The default language is at the root: its code is free as a path.
+    const free = await runMain(['new', 'city', 'lisbon', '--content', c, '--timezone', 'Europe/Lisbon', '--path', `/${site.defaultLanguage}`]);
+    expect(free.code, free.stderr).toBe(0);
   });
 
   it("site check --missing <lang> after site new city lists every text the city left marked in <lang>, those the default language lacks too (a city name's forms)", async () => {

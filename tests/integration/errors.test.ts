@@ -254,6 +254,9 @@ describe('[R-BUILD-2][R-BUILD-3] content errors', () => {
 
   it('a currency that is not an ISO 4217 code (a typo of three capitals) is an error at its line', async () => {
     await expectErrors((c) => edit(c, 'site.yaml', /^currency: .*$/m, 'currency: EUO'), /site\.yaml:\d+:\d+: error \[schema\] currency: expected an ISO 4217 currency code like EUR, found the text "EUO"/);
+    // Said once for a code in lower case (the pattern's message, not the list's as well).
+    const report = await expectErrors((c) => edit(c, 'site.yaml', /^currency: .*$/m, 'currency: eur'), /error \[schema\] currency: expected an ISO 4217 currency code like EUR, found the text "eur"/);
+    expect(report.match(/error \[schema\] currency/g)).toHaveLength(1);
   });
 
   it('schema messages are plain words with what was found, not the validator library\'s (limits, colours, email, an empty file, deep nesting)', async () => {
