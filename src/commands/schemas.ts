@@ -1,5 +1,5 @@
 /** `site schemas`: write schemas/ from the zod schemas and point every content YAML file at its schema. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { UsageError } from './usage.ts';
@@ -47,8 +47,13 @@ export interface SchemasResult {
  * written, naming the file and the place.
  */
 function readSettings(file: string): { text: string; value: Record<string, unknown> } | undefined {
-  if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, 'utf8');
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  // A folder, or a link to nothing or to a folder: named before anything is written.
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`${file} is not a file (${st.isSymbolicLink() ? 'a link to nothing or to a folder' : 'a folder'}); nothing was written. Move it away, then run site schemas again.`);
+  // A byte-order mark (some editors write one) is not JSON; an empty file is no settings yet.
+  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  if (!text.trim()) return { text: '{}\n', value: {} };
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   const error = errors[0];
@@ -66,8 +71,11 @@ export function writeSchemas(opts: { projectRoot: string; schemasDir: string; co
   const written: string[] = [];
   const linked: string[] = [];
   const mapping: Record<string, string[]> = {};
+  // The mapping keys of the schemas this command writes (mapped or not): ours to replace or drop.
+  const generated = new Set<string>();
   for (const s of contentSchemas(opts.model)) {
     const target = path.join(opts.schemasDir, s.file);
+    generated.add(`./${path.relative(opts.projectRoot, target).split(path.sep).join('/')}`);
     mkdirSync(path.dirname(target), { recursive: true });
     const text = schemaText(s);
     if (!existsSync(target) || readFileSync(target, 'utf8') !== text) {
@@ -84,11 +92,10 @@ export function writeSchemas(opts: { projectRoot: string; schemasDir: string; co
       if (setModeline(file, schemaPath)) linked.push(rel);
     }
   }
-  // The mappings of schemas in our folder are ours to replace; the others (the operator's own) stay,
-  // and so do the file's other settings, comments and layout.
-  const ours = `./${path.relative(opts.projectRoot, opts.schemasDir).split(path.sep).join('/')}/`;
+  // The mappings of the schemas this command writes are ours to replace; the others (the operator's
+  // own, even in schemas/) stay, and so do the file's other settings, comments and layout.
   const existing = settings?.value['yaml.schemas'];
-  const kept = existing && typeof existing === 'object' && !Array.isArray(existing) ? Object.entries(existing).filter(([k]) => !k.startsWith(ours)) : [];
+  const kept = existing && typeof existing === 'object' && !Array.isArray(existing) ? Object.entries(existing).filter(([k]) => !generated.has(k)) : [];
   const merged = { ...Object.fromEntries(kept), ...mapping };
   if (JSON.stringify(existing) !== JSON.stringify(merged)) {
     const next = settings ? applyEdits(settings.text, modify(settings.text, ['yaml.schemas'], merged, { formattingOptions: { insertSpaces: true, tabSize: 2 } })) : `${JSON.stringify({ 'yaml.schemas': merged }, null, 2)}\n`;

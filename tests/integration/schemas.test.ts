@@ -3,7 +3,7 @@
  * VS Code: YAML files only are mapped to schemas, the YAML extension is recommended, and the
  * `site check` task puts post front-matter errors in the Problems panel.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
@@ -139,12 +139,14 @@ describe('[R-OPS-11] editor support in VS Code: no markdown checked as YAML, fro
     const contentDir = copyContent();
     const settingsFile = path.join(project, '.vscode', 'settings.json');
     mkdirSync(path.dirname(settingsFile), { recursive: true });
-    writeFileSync(settingsFile, '{\n  // my editor\n  "editor.rulers": [100],\n  "yaml.schemas": {\n    "./tools/ci.schema.json": ".github/*.yml",\n  },\n}\n');
+    writeFileSync(settingsFile, '\uFEFF{\n  // my editor\n  "editor.rulers": [100],\n  "yaml.schemas": {\n    "./tools/ci.schema.json": ".github/*.yml",\n    "./schemas/custom/extra.schema.json": "extra/*.yml",\n  },\n}\n');
     writeSchemas({ projectRoot: project, schemasDir: path.join(project, 'schemas'), contentDir, model });
     const text = readFileSync(settingsFile, 'utf8');
     expect(text).toContain('// my editor');
     const mapping = (JSON.parse(text.replace(/\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1')) as { 'yaml.schemas': Record<string, unknown> })['yaml.schemas'];
     expect(mapping['./tools/ci.schema.json']).toBe('.github/*.yml');
+    // The operator's own schema in schemas/ is theirs, not one this command writes.
+    expect(mapping['./schemas/custom/extra.schema.json']).toBe('extra/*.yml');
     expect(String(mapping['./schemas/data/rates.schema.json'])).toMatch(/content\/data\/rates\.yaml$/);
     // Run again: nothing to change.
     expect(writeSchemas({ projectRoot: project, schemasDir: path.join(project, 'schemas'), contentDir, model }).written).toEqual([]);
@@ -162,6 +164,18 @@ describe('[R-OPS-11] editor support in VS Code: no markdown checked as YAML, fro
     expect(stderr).toContain(`${settingsFile}:3:3: cannot read it (CommaExpected); nothing was written`);
     expect(existsSync(path.join(site, 'schemas'))).toBe(false);
     expect(readFileSync(path.join(contentDir, 'data/rates.yaml'), 'utf8')).toBe(before);
+    // A folder where the file goes: named, nothing written either.
+    rmSync(settingsFile);
+    mkdirSync(settingsFile);
+    const folder = await runMain(['schemas', '-c', contentDir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`${settingsFile} is not a file (a folder); nothing was written`);
+    expect(existsSync(path.join(site, 'schemas'))).toBe(false);
+    // An empty file is no settings yet: written.
+    rmSync(settingsFile, { recursive: true });
+    writeFileSync(settingsFile, '');
+    expect((await runMain(['schemas', '-c', contentDir])).code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(settingsFile, 'utf8'))['yaml.schemas'])).toContain('./schemas/data/rates.schema.json');
   });
 
   it('[R-OPS-11] `site schemas -c <folder>` writes schemas/ and .vscode/settings.json beside that folder, never over this project\'s own', async () => {
