@@ -103,10 +103,10 @@ const CORE_FILES = {
 } as const;
 
 /** Every YAML file the site's content is made of: the generator's and the model's, with their schemas. */
-export function dataFiles(model: SiteModel): { key: string; file: string; schema: z.ZodType; unique?: string; core: boolean }[] {
+export function dataFiles(model: SiteModel): { key: string; file: string; schema: z.ZodType; unique?: string; texts?: readonly string[]; core: boolean }[] {
   return [
     ...Object.entries(CORE_FILES).map(([key, [file, schema]]) => ({ key, file, schema: schema as z.ZodType, core: true })),
-    ...Object.entries(model.data).map(([key, kind]) => ({ key, file: kind.file, schema: kind.schema as z.ZodType, unique: kind.unique, core: false })),
+    ...Object.entries(model.data).map(([key, kind]) => ({ key, file: kind.file, schema: kind.schema as z.ZodType, unique: kind.unique, texts: kind.texts, core: false })),
   ];
 }
 
@@ -330,12 +330,11 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   }
 
   const posts = langs && blog ? await loadPosts(opts, langs.languages, blog.categories, diags, langs.draftLanguages) : [];
-  if (!opts.drafts) {
-    // A left-out entry's texts (`<group>.<id>.…`, as `site new city` writes them) are left out with
-    // it: their untranslated marks belong to the draft, not to a warning (--strict) of the build.
-    const left = new Set(leaveOutDraftEntries(kinds, data, diags));
-    if (left.size) for (const lang of Object.keys(untranslated)) untranslated[lang] = untranslated[lang]!.filter((key) => !left.has(key.split('.')[1]!));
-  }
+  // A left-out entry's texts (the groups its kind owns: `city.<id>.…`) are left out with it: their
+  // untranslated marks and missing keys belong to the draft, not to the build's warnings (--strict).
+  const leftOutTexts = opts.drafts ? [] : leaveOutDraftEntries(kinds, data, diags);
+  const leftOut = (key: string) => leftOutTexts.some((p) => key.startsWith(p));
+  if (leftOutTexts.length) for (const lang of Object.keys(untranslated)) untranslated[lang] = untranslated[lang]!.filter((key) => !leftOut(key));
   if (siteFile) files.set('site.yaml', siteFile.file);
   for (const f of Object.values(textFiles)) files.set(f.file, f); // a model's checks of texts name their line
   if (pagesFile) files.set('pages.yaml', pagesFile.file);
@@ -362,6 +361,7 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
     defaultLanguage: config.defaultLanguage,
     texts,
     untranslated,
+    ...(leftOutTexts.length && { leftOutTexts }),
     pages,
     posts,
     blog,
@@ -472,7 +472,7 @@ function leaveOutDraftLanguages(
   config.languages = config.languages.filter((l) => !left.includes(l));
 }
 
-/** Entries of the model's lists marked `draft: true` (a city being prepared) are left out of a published build, with a note; returns their ids. */
+/** Entries of the model's lists marked `draft: true` (a city being prepared) are left out of a published build, with a note; returns the prefixes of the texts they own. */
 function leaveOutDraftEntries(kinds: ReturnType<typeof dataFiles>, data: Record<string, unknown>, diags: Diagnostics): string[] {
   const left: string[] = [];
   for (const k of kinds) {
@@ -481,7 +481,7 @@ function leaveOutDraftEntries(kinds: ReturnType<typeof dataFiles>, data: Record<
     const drafts = list.filter((e) => (e as { draft?: unknown }).draft === true) as { id?: string; slug?: string }[];
     data[k.key] = list.filter((e) => (e as { draft?: unknown }).draft !== true);
     diags.note({ code: 'draft', file: k.file, message: `${drafts.map((d) => d.id ?? d.slug ?? '?').join(', ')}: draft (draft: true), left out of this build with everything made from it; preview with --drafts` });
-    for (const d of drafts) if (d.id ?? d.slug) left.push((d.id ?? d.slug)!);
+    for (const d of drafts) for (const group of k.texts ?? []) if (d.id ?? d.slug) left.push(`${group}.${d.id ?? d.slug}.`);
   }
   return left;
 }

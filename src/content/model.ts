@@ -45,6 +45,8 @@ export interface Site<D = SiteData, C = ConfigExtension> {
   texts: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Per language, the keys still marked untranslated (content/untranslated.ts); their text shows meanwhile. */
   untranslated: Readonly<Record<string, readonly string[]>>;
+  /** Text key prefixes (`city.lisbon.`) of the draft entries this build leaves out: not checked for translation. */
+  leftOutTexts?: readonly string[];
   pages: readonly PageDef[];
   blog: BlogConfig;
   /** Published posts (drafts and scheduled posts only with --drafts), newest first. */
@@ -107,6 +109,12 @@ export interface DataKind<T = unknown> {
   schema: z.ZodType<T>;
   /** For a list: the field every entry must hold a different value in (`id`). */
   unique?: string;
+  /**
+   * For a list: the text groups each entry owns, as `<group>.<id>.…` (a city's `city` and `page`).
+   * A draft entry left out of a build leaves them out too: their untranslated marks and missing
+   * keys are not the build's warnings.
+   */
+  texts?: readonly string[];
 }
 
 /** A content image some page shows, and where the content names it. */

@@ -19,7 +19,8 @@ const data = {
   gallery: { file: 'data/gallery.yaml', schema: S.gallerySchema },
   reviews: { file: 'data/reviews.yaml', schema: S.reviewsSchema, unique: 'id' },
   cta: { file: 'data/cta.yaml', schema: S.ctaSchema },
-  cities: { file: 'data/cities.yaml', schema: S.citiesSchema, unique: 'id' },
+  // A city's texts: city.<id>.… and its page's, page.<id>.… (site new city writes both).
+  cities: { file: 'data/cities.yaml', schema: S.citiesSchema, unique: 'id', texts: ['city', 'page'] },
   health: { file: 'data/health.yaml', schema: S.healthSchema },
   business: { file: 'data/business.yaml', schema: S.businessSchema },
   legal: { file: 'data/legal.yaml', schema: S.legalSchema },

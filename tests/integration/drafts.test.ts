@@ -114,6 +114,38 @@ describe('[R-OPS-8] draft languages and cities', () => {
     expect(drafts.stdout + drafts.stderr).toMatch(/\[untranslated\][^\n]*city\.lisbon/);
   });
 
+  it('a draft city\'s missing texts are left out with it too, and only its own groups (city.<id>, page.<id>): a same-named group elsewhere still counts', async () => {
+    const c = copyContent();
+    const site = readYaml<SiteYaml>(c, 'site.yaml');
+    const other = site.languages.find((l) => l !== site.defaultLanguage)!;
+    // A city named like a group of another text (services.<id>…), as its id may be.
+    const table = readYaml<Record<string, Record<string, unknown>>>(c, `i18n/${other}.yaml`);
+    const id = Object.keys(table.services!).find((k) => typeof table.services![k] === 'object')!;
+    expect((await runMain(['new', 'city', id, '--content', c, '--timezone', 'Europe/Lisbon', '--path', '/somewhere-new'])).code).toBe(0);
+    const written = readYaml<Record<string, Record<string, Record<string, unknown>>>>(c, `i18n/${other}.yaml`);
+    // One of the city's texts deleted in that language: a missing key, of the draft only.
+    delete written.city![id]!.name;
+    // One text of the same-named services group marked untranslated: the build's business.
+    let node = written.services![id] as Record<string, unknown>;
+    const keyPath: string[] = [];
+    for (;;) {
+      const k = Object.keys(node)[0]!;
+      keyPath.push(k);
+      if (typeof node[k] === 'string') {
+        node[k] = `[untranslated] ${node[k] as string}`;
+        break;
+      }
+      node = node[k] as Record<string, unknown>;
+    }
+    const key = keyPath.join('\\.');
+    writeFileSync(path.join(c, `i18n/${other}.yaml`), stringify(written));
+    const r = await runMain(['check', '--content', c]);
+    const report = r.stdout + r.stderr;
+    expect(report).not.toMatch(new RegExp(`missing-translation\\][^\\n]*city\\.${id}\\.name`));
+    expect(report).toMatch(new RegExp(`\\[untranslated\\][^\\n]*services\\.${id}\\.${key}`));
+    expect(report).not.toMatch(new RegExp(`\\[untranslated\\][^\\n]*(city|page)\\.${id}\\.`));
+  });
+
   it('site new city refuses a path the site already builds at (a language, a page with a parameter, the journal, a redirect, a landing page, the build\'s own files), changing no file (exit 2)', async () => {
     const c = copyContent();
     const site = readYaml<SiteYaml>(c, 'site.yaml');
