@@ -8,8 +8,8 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
-import { inputStamps, readRecord, recordFile, unchangedResult } from './output/carry.ts';
-import { lockBuild } from './output/lock.ts';
+import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
+import { lockBuild, lockFile } from './output/lock.ts';
 import { surveyLive } from './output/survey.ts';
 import { inspectOutput, OutputRefused, recordedWebRoot, removeLeftovers, restoreInterrupted, strayEntries } from './output/publish.ts';
 import { readFileSync } from 'node:fs';
@@ -80,7 +80,7 @@ async function runBuild(opts: CliOptions): Promise<number> {
   const started = performance.now();
   const config = resolveConfig(opts);
   // One build of a folder at a time: a second one waits for the first, then builds on what it published.
-  const release = await lockBuild(recordFile(config).replace(/\.json$/, '.lock'), (pid) => {
+  const release = await lockBuild(lockFile(config.cacheDir, config.outDir), (pid) => {
     if (!opts.quiet) console.error(`site build: another build of ${config.outDir} is running (process ${pid}): waiting for it to finish…`);
   });
   try {

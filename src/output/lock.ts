@@ -4,15 +4,30 @@
  * replacing, and one failed on a file the other had just removed. Now the second waits, says so,
  * and then builds on what the first published (usually: nothing changed).
  *
- * The lock is a file beside the build record naming the process that holds it: its pid and, where
+ * The lock is a file in the build cache naming the process that holds it: its pid and, where
  * the system tells (Linux), when that process started, so a pid used again by another process (pid 1
  * of the next container, after a build killed in one) is not taken for the build. A lock whose
  * process is gone is taken over, by one waiting build at a time.
  */
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { alive } from './publish.ts';
+
+/**
+ * The lock of output folder `outDir` in `cacheDir`: named after the folder's real place, so two
+ * spellings of one folder (through a symlinked parent) share it.
+ */
+export function lockFile(cacheDir: string, outDir: string): string {
+  let real = path.resolve(outDir);
+  try {
+    real = path.join(realpathSync(path.dirname(real)), path.basename(real));
+  } catch {
+    // no parent yet: the path as given
+  }
+  return path.join(cacheDir, `build-${createHash('sha256').update(real).digest('hex').slice(0, 12)}.lock`);
+}
 
 /** How often a waiting build looks at the lock again. */
 const POLL_MS = 100;

@@ -10,7 +10,7 @@ import { hostFiles } from '../../src/output/hosts/index.ts';
 import { HOSTS } from '../../src/output/hosts/names.ts';
 import type { HostRules } from '../../src/output/hosts/rules.ts';
 import { DiskWriter } from '../../src/output/writer.ts';
-import { recordFile } from '../../src/output/carry.ts';
+import { lockFile } from '../../src/output/lock.ts';
 import { resolveConfig } from '../../src/config.ts';
 
 interface Paused {
@@ -249,7 +249,10 @@ describe('[R-SAFE-12] publishing pages and host rules together', () => {
 
   it('a second build of one folder waits for the first (it failed on the pages the first was replacing), then builds on what that one published; a killed build\'s lock is taken over', async () => {
     const out = await firstBuild();
-    const lock = recordFile(resolveConfig({ content, out })).replace(/\.json$/, '.lock');
+    // The lock of the folder's real place: here through a link to its parent, another spelling of one folder.
+    const linked = path.join(tmpDir(), 'parent');
+    symlinkSync(path.dirname(out), linked);
+    const lock = lockFile(resolveConfig({ content, out }).cacheDir, path.join(linked, path.basename(out)));
     // A build holding the folder: a live process named in the lock.
     const holder = spawn('sleep', ['30']);
     // As a build writes it: its pid, and its start where the system tells (/proc).
