@@ -9,7 +9,7 @@ import { listFiles } from '../files.ts';
 import { carryOver } from './carry.ts';
 import { writing } from './write-error.ts';
 import { hostFolder } from './host-folder.ts';
-import { failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTree, swapIn, WEB, writeMarker } from './publish.ts';
+import { buildsDir, failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTree, swapIn, WEB, writeMarker } from './publish.ts';
 
 export { OutputWriteError } from './write-error.ts';
 
@@ -81,7 +81,7 @@ export class DiskWriter implements Writer {
     this.known = opts.known;
     // A builds folder this build makes is marked ours at once: its links, if left pointing at
     // nothing when the folder was deleted by hand, are then known as ours when it publishes.
-    if (!opts.staging && !existsSync(path.dirname(newBuildDir(outDir)))) writeMarker(outDir);
+    if (!opts.staging && !existsSync(buildsDir(outDir))) writeMarker(outDir);
     this.build = opts.staging ? path.dirname(opts.staging) : newBuildDir(outDir);
     this.staging = opts.staging ?? path.join(this.build, WEB);
     if (!opts.staging) unpublished.add(this);
