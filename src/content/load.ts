@@ -330,11 +330,9 @@ export async function loadSite(opts: LoadOptions, diags: Diagnostics): Promise<S
   }
 
   const posts = langs && blog ? await loadPosts(opts, langs.languages, blog.categories, diags, langs.draftLanguages) : [];
-  // A left-out entry's texts (the groups its kind owns: `city.<id>.…`) are left out with it: their
-  // untranslated marks and missing keys belong to the draft, not to the build's warnings (--strict).
+  // A left-out entry's texts (the groups its kind owns: `city.<id>.…`) are left out with it (the
+  // checks leave their translation warnings out: content/checks.ts).
   const leftOutTexts = opts.drafts ? [] : leaveOutDraftEntries(kinds, data, diags);
-  const leftOut = (key: string) => leftOutTexts.some((p) => key.startsWith(p));
-  if (leftOutTexts.length) for (const lang of Object.keys(untranslated)) untranslated[lang] = untranslated[lang]!.filter((key) => !leftOut(key));
   if (siteFile) files.set('site.yaml', siteFile.file);
   for (const f of Object.values(textFiles)) files.set(f.file, f); // a model's checks of texts name their line
   if (pagesFile) files.set('pages.yaml', pagesFile.file);
