@@ -37,11 +37,6 @@ export interface SchemasResult {
 }
 
 /**
- * Write every schema under `schemasDir`, add the modeline to every content YAML of `contentDir`,
- * and map the schemas of YAML files in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
- * Posts' front matter (markdown) is never mapped there: the YAML extension would flag the post's body.
- */
-/**
  * VS Code's settings as they are: JSON with comments and trailing commas, as VS Code writes them
  * (jsonc-parser, VS Code's own reader). A file it cannot read stops the command before anything is
  * written, naming the file and the place.
@@ -65,6 +60,11 @@ function readSettings(file: string): { text: string; value: Record<string, unkno
   return { text, value: value as Record<string, unknown> };
 }
 
+/**
+ * Write every schema under `schemasDir`, add the modeline to every content YAML of `contentDir`,
+ * and map the schemas of YAML files in `<projectRoot>/.vscode/settings.json` (yaml.schemas) for VS Code.
+ * Posts' front matter (markdown) is never mapped there: the YAML extension would flag the post's body.
+ */
 export function writeSchemas(opts: { projectRoot: string; schemasDir: string; contentDir: string; model: SiteModel }): SchemasResult {
   const settingsFile = path.join(opts.projectRoot, '.vscode', 'settings.json');
   const settings = readSettings(settingsFile);
