@@ -40,7 +40,9 @@ export default defineConfig({
     // The default report, then the longest test, collection and hooks (the 10 s budget).
     reporters: ['default', './tests/setup/timing-reporter.ts'],
     // React (templates rendered in-process by fixture builds) in its production build, as the CLI runs it.
-    env: { NODE_ENV: 'production' },
+    // Every CLI a test starts builds in its own process: no resident build process is left behind
+    // (tests/integration/resident.test.ts turns it on).
+    env: { NODE_ENV: 'production', SITE_RESIDENT: 'off' },
     projects: [tier('unit'), tier('integration', [sharedBuild]), tier('hosts', [sharedBuild]), tier('e2e', [sharedBuild, './tests/setup/browser.ts'])],
   },
 });

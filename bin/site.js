@@ -45,12 +45,28 @@ function currentBundle() {
 }
 // A worker thread runs the bundle its process runs, even if the sources changed since it started
 // (a watch session replaces its render worker now and then).
-const inherited = isMainThread ? undefined : process.env.SITE_CLI_BUNDLE;
+// The resident build process (bin/resident.js) runs the bundle its socket is named after.
+const residentAt = isMainThread && process.argv[2] === '--resident' && process.argv[3] ? path.resolve(process.argv[3]) : undefined;
+const inherited = isMainThread ? residentAt && path.dirname(residentAt) : process.env.SITE_CLI_BUNDLE;
 const dir = inherited && existsSync(path.join(inherited, 'cli.cjs')) ? inherited : currentBundle();
 if (isMainThread) process.env.SITE_CLI_BUNDLE = dir;
 const file = path.join(dir, 'cli.cjs');
 
-if (!existsSync(file)) {
+// `site build` is sent to the resident build process when one answers; else it runs here, and
+// starts one for the next build (bin/resident.js).
+let served;
+let startAfter;
+if (isMainThread && process.argv[2] === 'build' && existsSync(file)) {
+  const resident = await import('./resident.js');
+  const socket = resident.residentSocket(dir);
+  if (socket) {
+    const answer = await resident.viaResident(socket);
+    if (typeof answer === 'number') served = answer;
+    else if (answer.start) startAfter = () => resident.startResident(socket, fileURLToPath(import.meta.url));
+  }
+}
+
+if (served === undefined && !existsSync(file)) {
   const { build } = await import('esbuild');
   const result = await build({
     entryPoints: { cli: path.join(src, 'cli.ts') },
@@ -88,34 +104,44 @@ if (!existsSync(file)) {
     if (/^(cli|templates)-/.test(old) && p !== dir && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
   }
 }
-// A cache per command (src/cli.ts); the rest (--version, --help, a typo) share one.
-const COMMANDS = ['build', 'watch', 'serve', 'check', 'new', 'init', 'schemas'];
-const name = isMainThread ? (COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'other') : 'worker';
-const codeCache = path.join(dir, `cli.${name}.v8`);
-let cachedData;
-try {
-  cachedData = readFileSync(codeCache);
-} catch {
-  // first run of this command: compiled from the source, its cache written afterwards
-}
-// Read as latin1: esbuild writes ASCII (it escapes other characters in strings and names; only
-// comments keep theirs), and latin1 skips UTF-8 decoding (0.2 ms instead of 4.5 for 1.8 MB).
-const source = readFileSync(file, 'latin1');
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-const cli = { exports: {} };
-script.runInThisContext()(cli.exports, createRequire(file), cli, file, dir);
-const keep = () => {
-  if (cachedData && !script.cachedDataRejected) return;
+if (served !== undefined) process.exitCode = served;
+else await runHere();
+
+/** Load the CLI bundle and run the command in this process (or this worker). */
+async function runHere() {
+  // A cache per command (src/cli.ts); the rest (--version, --help, a typo) share one.
+  const COMMANDS = ['build', 'watch', 'serve', 'check', 'new', 'init', 'schemas'];
+  const name = isMainThread ? (residentAt ? 'resident' : COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'other') : 'worker';
+  const codeCache = path.join(dir, `cli.${name}.v8`);
+  let cachedData;
   try {
-    // Named by thread too: a build's page workers start together, in one process.
-    const tmp = `${codeCache}.${process.pid}-${threadId}.tmp`;
-    writeFileSync(tmp, script.createCachedData());
-    renameSync(tmp, codeCache);
+    cachedData = readFileSync(codeCache);
   } catch {
-    // compiled from the source again next time
+    // first run of this command: compiled from the source, its cache written afterwards
   }
-};
-if (isMainThread) {
-  process.exitCode = await cli.exports.main(process.argv, { workerEntry: new URL(import.meta.url) });
-  keep();
-} else keep(); // a worker: what its module's start compiled (its work goes on after this file)
+  // Read as latin1: esbuild writes ASCII (it escapes other characters in strings and names; only
+  // comments keep theirs), and latin1 skips UTF-8 decoding (0.2 ms instead of 4.5 for 1.8 MB).
+  const source = readFileSync(file, 'latin1');
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const cli = { exports: {} };
+  script.runInThisContext()(cli.exports, createRequire(file), cli, file, dir);
+  const keep = () => {
+    if (cachedData && !script.cachedDataRejected) return;
+    try {
+      // Named by thread too: a build's page workers start together, in one process.
+      const tmp = `${codeCache}.${process.pid}-${threadId}.tmp`;
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, codeCache);
+    } catch {
+      // compiled from the source again next time
+    }
+  };
+  if (residentAt) {
+    // Its code cache is written once it has served a build: it then holds what a build runs.
+    await cli.exports.resident(residentAt, { workerEntry: new URL(import.meta.url), resident: { idleMs: (await import('./resident.js')).idleMs() }, served: keep });
+  } else if (isMainThread) {
+    process.exitCode = await cli.exports.main(process.argv, { workerEntry: new URL(import.meta.url) });
+    keep();
+    startAfter?.();
+  } else keep(); // a worker: what its module's start compiled (its work goes on after this file)
+}

@@ -71,6 +71,11 @@ export interface BuildOptions {
   onRoute?: (route: Route | undefined) => void;
   /** The input stamps and last build record, when the caller read them (and found changes); `outputs`: the live build's files stamped when the build started (output/survey.ts). */
   inputs?: { stamps: InputStamps; last?: BuildRecord; ms: number; outputs?: ReadonlyMap<string, string> };
+  /**
+   * The resident process: the build returns once published, and its record is written after
+   * (`finish`, resolving with a message when it could not be); the caller holds the lock until then.
+   */
+  deferRecord?: (finish: Promise<string | undefined>) => void;
 }
 
 export interface BuildResult {
@@ -218,36 +223,49 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   lap('swap');
   const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
   if (plan?.rendered !== undefined) stats.incremental = { rendered: plan.rendered, reused: (writer as DiskWriter).carried, spliced: plan.spliced?.size ?? 0, pieces: splicedPieces(plan), why: plan.why };
-  if (record && plan && writer instanceof DiskWriter) {
-    const { stamps } = record;
-    // Before the record: a kill between the two leaves reads of another build, which are ignored.
-    if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId, (id, made) => plan.keyer.piece(id, made))).catch(() => undefined);
-    const unrecorded = await writeRecord(config, {
-      key: stamps.key,
-      code: stamps.code,
-      compiled: stamps.compiled,
-      codeStamps: stamps.codeStamps,
-      content: stamps.content,
-      idsKey: stamps.idsKey,
-      today: site.today,
-      routes: Object.fromEntries(plan.keys!), // taken by the render stage at the latest
-      metas: plan.metas ?? plan.keyer.metaDigests(),
-      assets: plan.assets,
-      missingTexts: plan.missingTexts,
-      readsPosts: [...(plan.readsPosts ?? [])].sort(),
-      outputs: outputStamps(config.outDir, writer.paths(), writer.carriedStamps),
-      hostOutputs: hostStamps(config.outDir),
-      build: writer.buildId,
-      files: writer.paths(),
-      diagnostics: diags.items,
-      stats,
-    });
+  // The record and caches: awaited here, or (the resident process) once the summary is out.
+  const finish = async (): Promise<string | undefined> => {
+    let unrecorded: string | undefined;
+    if (record && plan && writer instanceof DiskWriter) unrecorded = await recordBuild(config, record, plan, writer, stats, diags, posts, site.today);
+    if (writer instanceof DiskWriter) await writer.settled();
+    return unrecorded;
+  };
+  if (opts.deferRecord && record && plan) opts.deferRecord(new Promise<void>((go) => setImmediate(go)).then(finish));
+  else {
+    const unrecorded = await finish();
     if (unrecorded) diags.warn({ code: 'record', message: unrecorded });
-    if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content);
-    keepCodeCaches();
   }
-  if (writer instanceof DiskWriter) await writer.settled();
   return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts, read: state.read };
+}
+
+/** Write the build's record and reads (what the next build carries over by) and the kept caches; a message if the record could not be written. */
+async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; last?: BuildRecord }, plan: RoutePlan, writer: DiskWriter, stats: BuildStats, diags: Diagnostics, posts: ReturnType<typeof postCache.read> | undefined, today: string): Promise<string | undefined> {
+  const { stamps } = record;
+  // Before the record: a kill between the two leaves reads of another build, which are ignored.
+  if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId, (id, made) => plan.keyer.piece(id, made))).catch(() => undefined);
+  const unrecorded = await writeRecord(config, {
+    key: stamps.key,
+    code: stamps.code,
+    compiled: stamps.compiled,
+    codeStamps: stamps.codeStamps,
+    content: stamps.content,
+    idsKey: stamps.idsKey,
+    today,
+    routes: Object.fromEntries(plan.keys!), // taken by the render stage at the latest
+    metas: plan.metas ?? plan.keyer.metaDigests(),
+    assets: plan.assets,
+    missingTexts: plan.missingTexts,
+    readsPosts: [...(plan.readsPosts ?? [])].sort(),
+    outputs: outputStamps(config.outDir, writer.paths(), writer.carriedStamps),
+    hostOutputs: hostStamps(config.outDir),
+    build: writer.buildId,
+    files: writer.paths(),
+    diagnostics: diags.items,
+    stats,
+  });
+  if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content);
+  keepCodeCaches();
+  return unrecorded;
 }
 
 /** An incremental build's plan: each route's input key, which routes to render and why. */

@@ -21,7 +21,38 @@ import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
  * worker thread with the same code: large builds render on every core, watch renders in a worker.
  * From the sources (tests), builds use this thread only.
  */
-let runtime: { workerEntry?: URL } = {};
+let runtime: { workerEntry?: URL; resident?: Resident } = {};
+
+/** The resident process's state between builds: the last build's record being written, and what it said. */
+interface Resident {
+  idleMs: number;
+  /** Until the last build's record is written and its lock released. */
+  settling?: Promise<void>;
+  /** The last build's record could not be written: said at the start of the next build. */
+  unrecorded?: string;
+}
+
+/** Run as the resident build process on `socket` (bin/resident.js starts it): see src/resident/server.ts. */
+export async function resident(socket: string, started: typeof runtime & { resident: Resident; served?: () => void }): Promise<void> {
+  const { serveResident } = await import('./resident/server.ts');
+  const state = started.resident;
+  const run = async (argv: string[]) => {
+    await state.settling;
+    if (state.unrecorded) console.error(`site build: warning: the last build's record: ${state.unrecorded}`);
+    state.unrecorded = undefined;
+    return main(argv, started);
+  };
+  await serveResident(socket, run, state.idleMs, started.served);
+  await state.settling;
+  process.exit(0);
+}
+
+/** The summary's last line from the resident process: where the build ran, and how to do without. */
+function residentLine(): string[] {
+  const r = runtime.resident;
+  if (!r) return [];
+  return [`  built by the resident build process (pid ${process.pid}; it leaves after ${Math.round(r.idleMs / 60_000)} min without a build; SITE_RESIDENT=off builds in a new process)`];
+}
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -83,14 +114,21 @@ async function runBuild(opts: CliOptions): Promise<number> {
   const release = await lockBuild(lockFile(config.cacheDir, config.outDir), (pid) => {
     if (!opts.quiet) console.error(`site build: another build of ${config.outDir} is running (process ${pid}): waiting for it to finish…`);
   });
+  // The resident process writes the record after the summary (build.ts deferRecord), holding the lock.
+  const r = runtime.resident;
+  let recording: Promise<string | undefined> | undefined;
   try {
-    return await buildLocked(opts, config, started);
+    return await buildLocked(opts, config, started, r && ((finish) => (recording = finish)));
   } finally {
-    release();
+    if (!recording) release();
+    else
+      r!.settling = recording
+        .then((unrecorded) => void (r!.unrecorded = unrecorded), (err: unknown) => void (r!.unrecorded = (err as Error)?.message ?? String(err)))
+        .finally(release);
   }
 }
 
-async function buildLocked(opts: CliOptions, config: BuildConfig, started: number): Promise<number> {
+async function buildLocked(opts: CliOptions, config: BuildConfig, started: number, deferRecord?: (finish: Promise<string | undefined>) => void): Promise<number> {
   // Refused output folders throw OutputRefused (exit 2) here, before anything is written.
   const last = await readRecord(config);
   restoreInterrupted(config.outDir);
@@ -112,7 +150,7 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   const same = await unchangedResult(config, stamps, last, started, live);
   const keyMs = performance.now() - stamping;
   if (same) {
-    if (!opts.quiet) console.log(formatSummary(same, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
+    if (!opts.quiet) console.log([formatSummary(same, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }), ...residentLine()].join('\n'));
     return 0;
   }
   const { build } = await import('./build.ts');
@@ -131,8 +169,8 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs, outputs: last?.outputs ? live?.stamps : undefined } });
-    if (!opts.quiet) console.log(formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }));
+    const result = await build(config, writer, { workerEntry: runtime.workerEntry, inputs: { stamps, last, ms: keyMs, outputs: last?.outputs ? live?.stamps : undefined }, deferRecord });
+    if (!opts.quiet) console.log([formatSummary(result, config.outDir, { color: useColor(process.stdout), verbose: opts.verbose }), ...residentLine()].join('\n'));
     return 0;
   } catch (err) {
     // A build that fails once published stays published (abort keeps it): say so, not "untouched".

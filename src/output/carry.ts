@@ -260,14 +260,34 @@ export function recordFile(config: BuildConfig): string {
   return path.join(config.cacheDir, `last-build-${id}.json`);
 }
 
+/**
+ * The record this process last wrote, by its file's identity (device, inode, size, change time):
+ * the resident process (src/resident/) reads it back without parsing ~1 MB of JSON. Frozen, so no
+ * build changes what the file says. A file replaced or touched since is read from disk.
+ */
+let written: { file: string; id: string; record: BuildRecord } | undefined;
+
+function fileId(file: string): string | undefined {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st && `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
+}
+
 /** The record of the last good build of this output folder; none when absent, unreadable or not of this shape. */
 export async function readRecord(config: BuildConfig): Promise<BuildRecord | undefined> {
+  const file = recordFile(config);
   try {
-    const record: unknown = JSON.parse(await fs.readFile(recordFile(config), 'utf8'));
+    if (written?.file === file && written.id === fileId(file)) return written.record;
+    const record: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
     return isRecord(record) ? record : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** `record` and the tables and lists in it, frozen. */
+function frozen(record: BuildRecord): BuildRecord {
+  for (const v of Object.values(record)) if (typeof v === 'object' && v !== null) Object.freeze(v);
+  return Object.freeze(record);
 }
 
 /** A record as this version writes it (a damaged or older one is no record: everything is rendered). */
@@ -315,8 +335,11 @@ export async function writeRecord(config: BuildConfig, record: BuildRecord): Pro
   try {
     failPoint('record');
     await fs.mkdir(config.cacheDir, { recursive: true });
+    written = undefined;
     await fs.writeFile(`${file}.${process.pid}.tmp`, JSON.stringify(record));
     await fs.rename(`${file}.${process.pid}.tmp`, file);
+    const id = fileId(file);
+    if (id) written = { file, id, record: frozen(record) };
   } catch (err) {
     await fs.rm(file, { force: true }).catch(() => undefined);
     return `the build is published, but its record could not be written to ${file} (${(err as Error).message}): the next build renders everything instead of carrying it over`;

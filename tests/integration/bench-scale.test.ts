@@ -23,7 +23,7 @@ interface Timed {
 }
 interface Report {
   results: { target: string; posts: number; langs: number; generator: string; medianMs?: number; pages?: number }[];
-  rebuilds: ({ target: string; posts: number; langs: number } & Record<'none' | 'post' | 'text' | 'price', Timed>)[];
+  rebuilds: ({ target: string; posts: number; langs: number; resident: Record<'none' | 'post' | 'text' | 'price', Timed> } & Record<'none' | 'post' | 'text' | 'price', Timed>)[];
 }
 
 describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
@@ -42,14 +42,18 @@ describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
     expect(rebuild).toMatchObject({ target, posts: 6, langs: 1 });
     const project = report.results.find((x) => x.generator === 'project')!;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) / 2]!;
+    // Each rebuild in a new process and in the resident build process: the same work either way.
     for (const kind of ['none', 'post', 'text', 'price'] as const) {
-      const t = rebuild[kind];
-      // As many timed runs of each as --runs says (a median; one here), every one a real build.
-      expect(t.timesMs, kind).toHaveLength(1);
-      for (const ms of t.timesMs) expect(ms, kind).toBeGreaterThan(0);
-      expect(t.medianMs, kind).toBe(median(t.timesMs));
-      // Out of every page of the build: as many as the full build wrote.
-      expect(t.pages, kind).toBe(project.pages);
+      for (const mode of ['new', 'resident'] as const) {
+        const t = mode === 'new' ? rebuild[kind] : rebuild.resident[kind];
+        // As many timed runs of each as --runs says (a median; one here), every one a real build.
+        expect(t.timesMs, kind).toHaveLength(1);
+        for (const ms of t.timesMs) expect(ms, kind).toBeGreaterThan(0);
+        expect(t.medianMs, kind).toBe(median(t.timesMs));
+        // Out of every page of the build: as many as the full build wrote.
+        expect(t.pages, kind).toBe(project.pages);
+        expect({ rendered: t.rendered, spliced: t.spliced }, `${kind} (${mode})`).toEqual({ rendered: rebuild[kind].rendered, spliced: rebuild[kind].spliced });
+      }
     }
     // What each rebuild did: nothing, the edited post's page alone, and for the footer's text one
     // page rendered (which makes the new footer) and the footer spliced into every other page showing it.
@@ -74,12 +78,12 @@ describe('[R-INC-3] bench:scale reports rebuilds beside full builds', () => {
     const rows = r.stdout.split('\n').filter((l) => l.startsWith(`| ${target} | 6 x 1 |`));
     const peer = (id: string) => report.results.find((x) => x.generator === id && x.medianMs !== undefined)?.medianMs;
     const labels = { none: 'nothing changed', post: 'one post edited', text: 'a text on every page edited', price: 'a price edited' };
-    expect(rows).toHaveLength(4);
-    for (const [kind, label] of Object.entries(labels) as [keyof typeof labels, string][]) {
-      const cells = rows.find((l) => l.includes(`| ${label} |`))?.split('|').map((c) => c.trim());
-      expect(cells, label).toBeDefined();
-      const [, , , , rendered, runs, wall, hugo, eleventy] = cells!;
-      const t = rebuild[kind];
+    expect(rows).toHaveLength(8);
+    for (const [kind, label] of Object.entries(labels) as [keyof typeof labels, string][]) for (const mode of ['new', 'resident'] as const) {
+      const cells = rows.find((l) => l.includes(`| ${label} | ${mode} |`))?.split('|').map((c) => c.trim());
+      expect(cells, `${label} (${mode})`).toBeDefined();
+      const [, , , , , rendered, runs, wall, hugo, eleventy] = cells!;
+      const t = mode === 'new' ? rebuild[kind] : rebuild.resident[kind];
       expect(rendered).toBe(`${t.rendered[0]} of ${t.pages}${t.spliced[0] ? ` (${t.spliced[0]} spliced)` : ''}`);
       expect(runs).toBe('1');
       expect(wall).toBe((t.medianMs / 1000).toFixed(2));

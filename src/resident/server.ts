@@ -1,0 +1,161 @@
+/**
+ * The resident build process: `site build` run again and again in one warm process.
+ *
+ * A one-shot `site build` spends most of a small rebuild starting up: Node itself (~70 ms here),
+ * the CLI bundle, and every function of the build running cold for the first time. The build's
+ * own logic does not need a resident process: it vouches for what changed by stamping every input
+ * and output file, as it does in a fresh process (output/carry.ts). So this process keeps nothing
+ * from one build to the next but its loaded, compiled code: each request runs the very `main()`
+ * a one-shot build runs, with the client's arguments, and the client prints what it printed.
+ * Correctness is the one-shot build's; only its start-up is saved.
+ *
+ * bin/resident.js is the client: it finds this process by a socket named after the CLI bundle,
+ * the working folder and the environment, and starts it after a build that found none. One request
+ * at a time; each holds the output folder's lock as any build does. The process leaves after
+ * `idleMs` without a request, when its socket is taken away, and after a request that failed in
+ * a way no build reports (its state is then unknown).
+ *
+ * Protocol: one JSON object per line. Client: `{ argv, tty: { out, err }, columns }`, then
+ * `{ signal }` if it is stopped. Server: `{ out }` and `{ err }` chunks, then `{ exit }`.
+ */
+import net from 'node:net';
+import { statSync, unlinkSync } from 'node:fs';
+
+interface Request {
+  argv: string[];
+  tty?: { out?: boolean; err?: boolean };
+  columns?: number;
+}
+
+type Main = (argv: string[]) => Promise<number>;
+
+/** What a request sees as its standard streams: the client's, through the socket. */
+function redirect(stream: NodeJS.WriteStream, send: (text: string) => void, tty: boolean | undefined, columns: number | undefined): () => void {
+  const saved = { write: stream.write, isTTY: stream.isTTY, columns: stream.columns };
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    send(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    done?.();
+    return true;
+  }) as typeof stream.write;
+  stream.isTTY = Boolean(tty);
+  stream.columns = columns as number;
+  return () => Object.assign(stream, saved);
+}
+
+/** Serve builds on `socket` until idle for `idleMs`. Resolves when the process should exit. */
+export function serveResident(socket: string, main: Main, idleMs: number, served?: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    let busy = false;
+    let idle: NodeJS.Timeout | undefined;
+    const ino = () => statSync(socket, { throwIfNoEntry: false })?.ino;
+    let ours: number | undefined;
+    const leave = () => {
+      clearTimeout(idle);
+      server.close();
+      // Only our own socket: a newer process may have taken the name.
+      try {
+        if (ours !== undefined && ino() === ours) unlinkSync(socket);
+      } catch {
+        // gone already
+      }
+      resolve();
+    };
+    const wait = () => {
+      clearTimeout(idle);
+      idle = setTimeout(leave, idleMs);
+    };
+    const server = net.createServer((conn) => {
+      let buffered = '';
+      let running = false;
+      const send = (msg: object) => {
+        if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
+      };
+      conn.on('data', (chunk) => {
+        buffered += chunk.toString('utf8');
+        for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          let msg: Request & { signal?: NodeJS.Signals };
+          try {
+            msg = JSON.parse(line) as typeof msg;
+          } catch {
+            conn.destroy();
+            return;
+          }
+          // The client was stopped (Ctrl-C): this process stops as a one-shot build would, dropping
+          // the unfinished build (src/cli.ts), and the next build starts a new one.
+          if (msg.signal === 'SIGINT' || msg.signal === 'SIGTERM') {
+            if (running) process.kill(process.pid, msg.signal);
+            continue;
+          }
+          if (running || busy || !Array.isArray(msg.argv)) {
+            // One build at a time: the client builds in its own process instead.
+            send({ busy: true });
+            conn.end();
+            return;
+          }
+          running = busy = true;
+          clearTimeout(idle);
+          void run(msg);
+        }
+      });
+      // A client gone in the middle of its build (killed): stop as its Ctrl-C would.
+      conn.on('close', () => {
+        if (running) process.kill(process.pid, 'SIGTERM');
+      });
+      conn.on('error', () => undefined);
+      const run = async (req: Request) => {
+        const restore = [
+          redirect(process.stdout, (out) => send({ out }), req.tty?.out, req.columns),
+          redirect(process.stderr, (err) => send({ err }), req.tty?.err, req.columns),
+        ];
+        let exit = 1;
+        let broken = false;
+        try {
+          exit = await main(req.argv);
+        } catch (err) {
+          // A failure no build reports as one: said as the one-shot build says it, then this
+          // process leaves (what it holds may be half-changed).
+          process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+          broken = true;
+        } finally {
+          for (const r of restore) r();
+        }
+        running = busy = false;
+        send({ exit });
+        conn.end();
+        served?.();
+        served = undefined;
+        if (broken || ino() !== ours) leave();
+        else wait();
+      };
+    });
+    const listen = () =>
+      server.listen(socket, () => {
+        ours = ino();
+        wait();
+      });
+    let retried = false;
+    server.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' || retried) return leave();
+      // A socket file left by a process that was killed: taken over. One that answers is another
+      // resident process's (two clients started one each): this one leaves.
+      retried = true;
+      const probe = net.connect(socket);
+      probe.on('connect', () => {
+        probe.destroy();
+        leave();
+      });
+      probe.on('error', () => {
+        try {
+          unlinkSync(socket);
+        } catch {
+          // taken away meanwhile
+        }
+        listen();
+      });
+    });
+    listen();
+  });
+}

@@ -1,0 +1,274 @@
+/**
+ * [R-INC-1] [R-INC-2] The resident build process (src/resident/server.ts, bin/resident.js): a
+ * `site build` that finds none builds in its own process and starts one; the next builds are sent
+ * to it and do exactly what a build in a new process does (the same output, byte for byte, the
+ * same exit codes and messages), also after a template edit, bad content or a refused folder. It
+ * leaves when idle; killed between or in the middle of builds, the next build runs in its own
+ * process; Ctrl-C on its client stops the build as it would stop a build of its own.
+ *
+ * Each test gives its builds an environment of their own (RESIDENT_TEST), so each has its own
+ * resident process, found by that variable and stopped when the test ends.
+ */
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { differencesFromCold, fresh, ownTemplates, snapshot, summary } from '../helpers/incremental.ts';
+import { edit, EPOCH, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+
+const tests: string[] = [];
+/** An environment of its own for one test's builds: resident processes are told apart by their environment. */
+function residentEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const id = `t${process.pid}-${Date.now()}-${tests.length}`;
+  tests.push(id);
+  return { SITE_RESIDENT: 'on', SITE_RESIDENT_IDLE_S: '60', RESIDENT_TEST: id, ...extra };
+}
+
+/** The resident processes started with `env` (Linux: their command line and environment in /proc). */
+function residents(env: Record<string, string>): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes('--resident')) continue;
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`RESIDENT_TEST=${env.RESIDENT_TEST}`)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** The resident process started with `env`, once it listens on its socket. */
+async function listening(env: Record<string, string>): Promise<number> {
+  return until('the resident process to listen', () => residents(env).find((pid) => findSocket(pid)));
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The pid the summary names when the resident process built (undefined: built in its own process). */
+const builtBy = (r: CliResult) => Number(/built by the resident build process \(pid (\d+)/.exec(r.stdout)?.[1]) || undefined;
+
+afterEach(() => {
+  for (const id of tests.splice(0)) for (const pid of residents({ RESIDENT_TEST: id })) process.kill(pid, 'SIGKILL');
+});
+
+/** Every output file by its content's hash (comparing the buffers themselves one byte at a time took seconds). */
+const state = (out: string) => new Map([...snapshot(out)].map(([f, b]) => [f, createHash('sha256').update(b).digest('hex')]));
+
+const build = (content: string, out: string, env: Record<string, string>) => runCli(['build', '--content', content, '--out', out], env);
+
+describe('[R-INC-2] site build through the resident build process', () => {
+  it('[R-INC-2] the first build starts it; later builds, after a post and a text edit, are its and byte-identical to cold builds', async () => {
+    const { content, out } = fresh();
+    const env = residentEnv();
+    const first = await build(content, out, env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(builtBy(first)).toBeUndefined();
+    const pid = await listening(env);
+
+    const same = await build(content, out, env);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/^Nothing changed since the last build/);
+    expect(builtBy(same)).toBe(pid);
+
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nOne more sentence, built by the resident process.\n');
+    const post = await build(content, out, env);
+    expect(post.code, post.stderr).toBe(0);
+    expect(builtBy(post)).toBe(pid);
+    expect(summary(post).rendered).toBeLessThan(summary(post).total);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+
+    edit(content, 'i18n/en.yaml', /^( {2}madeWith: .*)$/m, '$1 (edited)');
+    const text = await build(content, out, env);
+    expect(text.code, text.stderr).toBe(0);
+    expect(builtBy(text)).toBe(pid);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+
+    // A build in a process of its own in between (a deploy job, SITE_RESIDENT=off): the resident
+    // process builds on what that build recorded, not on the record it wrote itself.
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited by a build of its own.\n');
+    const alone = await build(content, out, { ...env, SITE_RESIDENT: 'off' });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(builtBy(alone)).toBeUndefined();
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nAnd again by the resident process.\n');
+    const after = await build(content, out, env);
+    expect(builtBy(after)).toBe(pid);
+    expect(summary(after).rendered, after.stdout).toBeLessThan(summary(after).total);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-2] a template edited between two of its builds is built from the new template', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    expect(builtBy(await build(content, out, env))).toBe(pid);
+    const footer = path.join(templates, 'components', 'Footer.tsx');
+    writeFileSync(footer, readFileSync(footer, 'utf8').replace('<footer', '<footer data-edited="yes"'));
+    const r = await build(content, out, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(builtBy(r)).toBe(pid);
+    expect(r.stdout).toMatch(/rendered every page: the templates/);
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('data-edited="yes"');
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-1] bad content and a refused output folder: the same messages and exit codes as a build of its own, and it goes on serving', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    const before = state(out);
+
+    edit(content, 'data/rates.yaml', /price: \d+/, 'price: twelve');
+    const bad = await build(content, out, env);
+    const alone = await build(content, out, { ...env, SITE_RESIDENT: 'off' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('data/rates.yaml:');
+    expect(bad.stderr).toBe(alone.stderr);
+    expect(bad.stdout).toBe(alone.stdout);
+    expect(state(out)).toEqual(before);
+
+    edit(content, 'data/rates.yaml', 'price: twelve', 'price: 12');
+    writeFileSync(path.join(out, 'notes.txt'), 'mine');
+    const refused = await build(content, out, env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('notes.txt');
+    rmSync(path.join(out, 'notes.txt'));
+
+    const good = await build(content, out, env);
+    expect(good.code, good.stderr).toBe(0);
+    expect(builtBy(good)).toBe(pid);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-2] it leaves after its idle time, and removes its socket', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv({ SITE_RESIDENT_IDLE_S: '1' });
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    const socket = findSocket(pid)!;
+    expect(builtBy(await build(content, out, env))).toBe(pid);
+    await until('it to leave', () => residents(env).length === 0, 8000);
+    expect(existsSync(socket)).toBe(false);
+  });
+
+  it('[R-INC-2] killed between builds: the next build runs in its own process and starts another', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    process.kill(pid, 'SIGKILL');
+    await until('it to go', () => residents(env).length === 0);
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited after a kill.\n');
+    const r = await build(content, out, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(builtBy(r)).toBeUndefined();
+    const next = await listening(env);
+    expect(next).not.toBe(pid);
+    expect(builtBy(await build(content, out, env))).toBe(next);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-2] killed in the middle of a build: its client builds in its own process, and the output is a cold build', async () => {
+    const { content, out } = fresh({ english: true });
+    // A preload that holds a build before its first carried page until a gate file exists (as
+    // tests/helpers/incremental.ts pausedAtCarry does), in the resident process and in its client.
+    const dir = tmpDir('resident-kill-');
+    const gate = path.join(dir, 'go');
+    const hook = path.join(dir, 'hook.cjs');
+    writeFileSync(
+      hook,
+      `const fs = require('fs'); const orig = fs.linkSync; let first = true;
+fs.linkSync = function (...a) {
+  if (first && !/\\.(lock|takeover)$/.test(String(a[1]))) {
+    first = false;
+    fs.writeFileSync(${JSON.stringify(gate)} + '.ready', String(process.pid));
+    while (!fs.existsSync(${JSON.stringify(gate)})) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+  return orig.apply(this, a);
+};
+require('module').syncBuiltinESMExports();
+`,
+    );
+    const env = residentEnv({ NODE_OPTIONS: `--require ${hook}` });
+    // A cold build carries nothing; the second (nothing changed) starts the resident process.
+    expect((await build(content, out, { ...env, SITE_RESIDENT: 'off' })).code).toBe(0);
+    const second = await build(content, out, env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(builtBy(second)).toBeUndefined();
+    const pid = await listening(env);
+    expect(builtBy(await build(content, out, env))).toBe(pid);
+
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited while it was killed.\n');
+    const running = build(content, out, env);
+    const held = Number(await until('the resident build to reach its carry', () => existsSync(`${gate}.ready`) && readFileSync(`${gate}.ready`, 'utf8')));
+    expect(held).toBe(pid);
+    rmSync(`${gate}.ready`);
+    process.kill(pid, 'SIGKILL');
+    // Its client goes on in its own process, which the same preload holds at its own carry.
+    const client = Number(await until('the client to build in its own process', () => existsSync(`${gate}.ready`) && readFileSync(`${gate}.ready`, 'utf8')));
+    expect(client).not.toBe(pid);
+    writeFileSync(gate, '');
+    const r = await running;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the resident build process stopped before it finished; building in this process');
+    expect(builtBy(r)).toBeUndefined();
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-2] Ctrl-C on its client stops the build it runs: the previous output is untouched, exit 130', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv({ SITE_TEST_PAUSE: 'rendered' });
+    // Built in a process of its own, then nothing changed (no pause): that build starts the resident process.
+    expect((await build(content, out, { ...env, SITE_RESIDENT: 'off', SITE_TEST_PAUSE: '' })).code).toBe(0);
+    expect((await build(content, out, env)).code).toBe(0);
+    await listening(env);
+    const before = state(out);
+
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nNever published.\n');
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--content', content, '--out', out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env } });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await until('the resident build to pause', () => stderr.includes('paused at rendered'));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('stopped by SIGINT; the previous output is untouched');
+    expect(state(out)).toEqual(before);
+    // It stopped with the build; the next build runs in its own process, on the output as it was.
+    await until('it to go', () => residents(env).length === 0);
+    const next = await build(content, out, { ...env, SITE_TEST_PAUSE: '' });
+    expect(next.code, next.stderr).toBe(0);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+});
+
+/** The Unix socket process `pid` listens on (its path, from /proc/net/unix by the socket's inode). */
+function findSocket(pid: number): string | undefined {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  for (const line of readFileSync('/proc/net/unix', 'utf8').split('\n').slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    if (cols.length >= 8 && inodes.has(cols[6]!) && cols[7]!.endsWith('.sock')) return cols[7];
+  }
+  return undefined;
+}
