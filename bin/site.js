@@ -56,11 +56,12 @@ const file = path.join(dir, 'cli.cjs');
 // starts one for the next build (bin/resident.js).
 let served;
 let startAfter;
-if (isMainThread && process.argv[2] === 'build' && existsSync(file)) {
+if (isMainThread && process.argv[2] === 'build') {
   const resident = await import('./resident.js');
   const socket = resident.residentSocket(dir);
   if (socket) {
-    const answer = await resident.viaResident(socket);
+    // (A bundle not made yet has no process: this build makes it, then starts one.)
+    const answer = existsSync(file) ? await resident.viaResident(socket) : { start: true };
     if (typeof answer === 'number') served = answer;
     else if (answer.start) startAfter = () => resident.startResident(socket, fileURLToPath(import.meta.url));
   }

@@ -19,7 +19,8 @@
  * `{ signal }` if it is stopped. Server: `{ out }` and `{ err }` chunks, then `{ exit }`.
  */
 import net from 'node:net';
-import { statSync, unlinkSync } from 'node:fs';
+import { chmodSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
 
 interface Request {
   argv: string[];
@@ -131,11 +132,20 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
         else wait();
       };
     });
-    const listen = () =>
+    // Only this user may connect: a build runs with this process's rights, on the paths it is sent.
+    const listen = () => {
+      const umask = process.umask(0o077);
       server.listen(socket, () => {
+        process.umask(umask);
+        try {
+          chmodSync(socket, 0o600);
+        } catch {
+          return leave();
+        }
         ours = ino();
         wait();
       });
+    };
     let retried = false;
     server.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EADDRINUSE' || retried) return leave();
@@ -156,6 +166,36 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
         listen();
       });
     });
+    // Stopped (pkill, a shutdown) between builds: it leaves as when idle, taking its socket away.
+    // In the middle of a build, the build's own handlers stop it first (src/cli.ts).
+    const stop = () => leave();
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGHUP', stop);
+    removeStale(socket);
     listen();
   });
+}
+
+/** Sockets of resident processes that were killed, beside `socket` (none answers on them): removed. */
+function removeStale(socket: string): void {
+  const dir = path.dirname(socket);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^resident-[0-9a-f]+\.sock$/.test(n) && n !== path.basename(socket));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const probe = net.connect(path.join(dir, name));
+    probe.on('connect', () => probe.destroy());
+    probe.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ECONNREFUSED') return;
+      try {
+        unlinkSync(path.join(dir, name));
+      } catch {
+        // taken away meanwhile
+      }
+    });
+  }
 }

@@ -9,7 +9,7 @@
  * Each test gives its builds an environment of their own (RESIDENT_TEST), so each has its own
  * resident process, found by that variable and stopped when the test ends.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -59,7 +59,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, ms = 8
 const builtBy = (r: CliResult) => Number(/built by the resident build process \(pid (\d+)/.exec(r.stdout)?.[1]) || undefined;
 
 afterEach(() => {
-  for (const id of tests.splice(0)) for (const pid of residents({ RESIDENT_TEST: id })) process.kill(pid, 'SIGKILL');
+  for (const id of tests.splice(0)) for (const pid of residents({ RESIDENT_TEST: id })) process.kill(pid, 'SIGTERM');
 });
 
 /** Every output file by its content's hash (comparing the buffers themselves one byte at a time took seconds). */
@@ -153,14 +153,23 @@ describe('[R-INC-2] site build through the resident build process', () => {
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
-  it('[R-INC-2] it leaves after its idle time, and removes its socket', async () => {
+  it('[R-INC-2] it leaves after its idle time or on SIGTERM, and removes its socket', async () => {
     const { content, out } = fresh({ english: true });
     const env = residentEnv({ SITE_RESIDENT_IDLE_S: '1' });
     expect((await build(content, out, env)).code).toBe(0);
     const pid = await listening(env);
     const socket = findSocket(pid)!;
+    // Only its user may connect: a build runs with its rights on the paths it is sent.
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
     expect(builtBy(await build(content, out, env))).toBe(pid);
     await until('it to leave', () => residents(env).length === 0, 8000);
+    expect(existsSync(socket)).toBe(false);
+    // Stopped between builds (pkill, a shutdown), the next one leaves the same way.
+    expect((await build(content, out, env)).code).toBe(0);
+    const next = await listening(env);
+    expect(findSocket(next)).toBe(socket);
+    process.kill(next, 'SIGTERM');
+    await until('it to leave', () => residents(env).length === 0);
     expect(existsSync(socket)).toBe(false);
   });
 
@@ -169,14 +178,23 @@ describe('[R-INC-2] site build through the resident build process', () => {
     const env = residentEnv();
     expect((await build(content, out, env)).code).toBe(0);
     const pid = await listening(env);
+    const socketOf = findSocket(pid)!;
     process.kill(pid, 'SIGKILL');
     await until('it to go', () => residents(env).length === 0);
+    // Another resident process killed earlier left its socket beside: the next one removes it.
+    const stale = path.join(path.dirname(socketOf), 'resident-00000000deadbeef.sock');
+    const holder = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => console.log('up'))`]);
+    await new Promise((r) => holder.stdout.once('data', r));
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    expect(existsSync(stale)).toBe(true);
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited after a kill.\n');
     const r = await build(content, out, env);
     expect(r.code, r.stderr).toBe(0);
     expect(builtBy(r)).toBeUndefined();
     const next = await listening(env);
     expect(next).not.toBe(pid);
+    await until('the stale socket to go', () => !existsSync(stale));
     expect(builtBy(await build(content, out, env))).toBe(next);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
