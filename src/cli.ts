@@ -158,7 +158,9 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
   // say which build is in place (stopped once this one was published, it is the new one).
   const stop = (signal: NodeJS.Signals) => {
-    const published = abortUnpublished();
+    // This build's own writer: the resident process has published earlier builds.
+    abortUnpublished();
+    const published = writer.published;
     console.error(
       published
         ? `\nsite build: stopped by ${signal} after publishing: ${config.outDir} shows the new build, complete with its host files (the previous one was replaced).`

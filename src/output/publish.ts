@@ -13,7 +13,7 @@
  * publishing, an unwritable build record).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fs, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { HOST_FILES, hostFolder } from './host-folder.ts';
 import type { LiveSurvey } from './survey.ts';
 import os from 'node:os';
@@ -250,9 +250,21 @@ export function inspectHostFolder(outDir: string): HostState {
   );
 }
 
+/** How often this process reached each pause point (`SITE_TEST_PAUSE=<point>@<n>`). */
+const reached = new Map<string, number>();
+
+/** Whether to pause at `point`: SITE_TEST_PAUSE names it (`<point>`: every time; `<point>@<n>`: the n-th time in this process, as in the resident build process). */
+function pauseHere(point: string): boolean {
+  const [name, nth] = (process.env.SITE_TEST_PAUSE ?? '').split('@');
+  if (name !== point) return false;
+  const times = (reached.get(point) ?? 0) + 1;
+  reached.set(point, times);
+  return nth === undefined || times === Number(nth);
+}
+
 /** Test-only hook: with SITE_TEST_PAUSE=<point>, stop at that named point (a kill test's chance). */
 export function pausePoint(point: string): void {
-  if (process.env.SITE_TEST_PAUSE !== point) return;
+  if (!pauseHere(point)) return;
   process.stderr.write(`paused at ${point}\n`);
   // Synchronous on purpose: nothing else of this process may run while paused (a swap in progress).
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
@@ -260,7 +272,7 @@ export function pausePoint(point: string): void {
 
 /** Test-only hook like pausePoint, but the event loop keeps running (signal handlers answer). */
 export async function pauseAsync(point: string): Promise<void> {
-  if (process.env.SITE_TEST_PAUSE !== point) return;
+  if (!pauseHere(point)) return;
   process.stderr.write(`paused at ${point}\n`);
   await new Promise((resolve) => setTimeout(resolve, 60_000));
 }
@@ -355,9 +367,16 @@ export function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A zombie is dead: killed, not yet reaped (a detached resident build process, in a container
+  // whose first process reaps nobody). Where the system says (Linux).
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return true;
   }
 }
 

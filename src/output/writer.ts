@@ -37,20 +37,17 @@ export interface Writer {
 
 /** Writers with a staging folder not yet published (removed on SIGINT/SIGTERM). */
 const unpublished = new Set<DiskWriter>();
-/** Whether a build of this process has been published (its output is in place). */
-let publishedHere = false;
 /** The removal the last commit of this process started (DiskWriter.settled). */
 let removing: Promise<void> = Promise.resolve();
 
 /**
  * Remove the build folder of every unfinished build, synchronously (from a signal handler:
  * the published output is never touched, a swap is never half done since it is synchronous).
- * Returns whether a build of this process was already published: then the output shows it.
+ * Whether a build was published before the stop is its writer's `published`.
  */
-export function abortUnpublished(): boolean {
+export function abortUnpublished(): void {
   for (const w of unpublished) rmSync(w.build, { recursive: true, force: true });
   unpublished.clear();
-  return publishedHere;
 }
 
 /**
@@ -192,7 +189,7 @@ export class DiskWriter implements Writer {
     writeMarker(this.outDir);
     const old = swapIn(this.outDir, this.build, state);
     unpublished.delete(this);
-    this.published = publishedHere = true;
+    this.published = true;
     await pauseAsync('published');
     failPoint('published');
     // The replaced build goes while the caller writes its record (`settled` awaits it).

@@ -248,11 +248,14 @@ require('module').syncBuiltinESMExports();
 
   it('[R-INC-2] Ctrl-C on its client stops the build it runs: the previous output is untouched, exit 130', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv({ SITE_TEST_PAUSE: 'rendered' });
-    // Built in a process of its own, then nothing changed (no pause): that build starts the resident process.
-    expect((await build(content, out, { ...env, SITE_RESIDENT: 'off', SITE_TEST_PAUSE: '' })).code).toBe(0);
+    // The second build that renders in one process pauses (once rendered, before publishing): in
+    // the resident process, after it published a build of its own.
+    const env = residentEnv({ SITE_TEST_PAUSE: 'rendered@2' });
     expect((await build(content, out, env)).code).toBe(0);
-    await listening(env);
+    const pid = await listening(env);
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nPublished by the resident process.\n');
+    const published = await build(content, out, env);
+    expect(builtBy(published)).toBe(pid);
     const before = state(out);
 
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nNever published.\n');
@@ -267,8 +270,9 @@ require('module').syncBuiltinESMExports();
     expect(state(out)).toEqual(before);
     // It stopped with the build; the next build runs in its own process, on the output as it was.
     await until('it to go', () => residents(env).length === 0);
-    const next = await build(content, out, { ...env, SITE_TEST_PAUSE: '' });
+    const next = await build(content, out, env);
     expect(next.code, next.stderr).toBe(0);
+    expect(builtBy(next)).toBeUndefined();
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 });

@@ -30,6 +30,29 @@ describe('one build of an output folder at a time', () => {
     release();
   });
 
+  it('takes over a lock whose process is a zombie (a resident build process killed in a container whose first process reaps nobody)', async () => {
+    // A child of `sleep`, which never reaps it: once it exits it stays a zombie while sleep runs.
+    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30']);
+    try {
+      const pid = Number(await new Promise<string>((r) => parent.stdout.once('data', (c: Buffer) => r(c.toString().trim()))));
+      const state = () => {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      };
+      for (let i = 0; i < 200 && state()[0] !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(state()[0]).toBe('Z');
+      const file = path.join(dir(), 'build.lock');
+      // Named as the lock names its holder: pid and start time (the 22nd field).
+      writeFileSync(file, `${pid} ${state()[19]}`);
+      const waited: number[] = [];
+      const release = await lockBuild(file, (p) => waited.push(p));
+      expect(waited).toEqual([]);
+      release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
   it('takes over a lock left without a pid (killed between creating and naming it) after a second', async () => {
     const file = path.join(dir(), 'build.lock');
     writeFileSync(file, '');
