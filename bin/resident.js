@@ -1,44 +1,82 @@
 // The client of the resident build process (src/resident/server.ts): `site build` sent to a warm
 // process that runs the same build, so a small rebuild does not pay for starting Node, loading the
-// CLI and running every function cold (~60 % of a one-post rebuild of 4,000 posts). Plain
+// CLI and running every function cold (~40 % of a one-post rebuild of 4,000 posts). Plain
 // JavaScript loaded before the CLI bundle, so a build it serves never loads that bundle here.
 //
 // Not used (the build runs in this process, as it always did): with SITE_RESIDENT=off, in CI (CI
-// set, unless SITE_RESIDENT=on), on Windows, or when the socket's path would be too long.
+// set, unless SITE_RESIDENT=on), on Windows, or where no private folder for its socket can be made.
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { lstatSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 /** How long the process waits for the next build before it leaves, unless SITE_RESIDENT_IDLE_S says. */
 const IDLE_S = 30 * 60;
+/** The longest idle time (a week): a timer holds at most 2^31 - 1 ms. */
+const MAX_IDLE_S = 7 * 24 * 3600;
 /** Variables a shell changes from one command to the next: they do not make another process. */
 // (SITE_RESIDENT only says whether to use one.)
 const VOLATILE = new Set(['_', 'OLDPWD', 'PWD', 'SHLVL', 'COLUMNS', 'LINES', 'SITE_CLI_BUNDLE', 'SITE_RESIDENT']);
+/** Variables that may change from one build to the next in one terminal: a new process replaces the last (see below). */
+const PER_BUILD = new Set(['SOURCE_DATE_EPOCH']);
 const OFF = new Set(['off', '0', 'false', 'no']);
+/** How long a stopped client waits for the resident process to stop its build before it leaves anyway. */
+const STOP_WAIT_MS = 3000;
+
+/**
+ * This user's private folder for the sockets: `$XDG_RUNTIME_DIR/site`, else `<tmp>/site-<uid>`,
+ * made with mode 0700; undefined when it is not a folder of this user's that no one else may enter.
+ * (A socket's path holds at most 107 bytes: inside the project's folder it often could not.)
+ */
+function socketFolder(env) {
+  const uid = process.getuid();
+  const runtime = env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : undefined;
+  const dir = runtime ? path.join(runtime, 'site') : path.join(os.tmpdir(), `site-${uid}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if (err.code !== 'EEXIST') return undefined;
+  }
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The socket of the resident process for this CLI bundle (`bundleDir`), working folder, user,
- * Node and environment, where one may be used; undefined where not. One environment, one process:
- * a build never runs with variables its client did not have.
+ * Node, process settings and environment, where one may be used; undefined where not. One
+ * environment, one process: a build never runs with variables or a umask its client did not have.
+ *
+ * Its name is `<family>-<key>.sock`. The family is all of it but the bundle and the variables of
+ * PER_BUILD: a new process of a family sends the others away (src/resident/server.ts), so a
+ * changed generator or build date leaves one process behind, not one per version.
  */
 export function residentSocket(bundleDir, env = process.env) {
   const wanted = (env.SITE_RESIDENT ?? '').toLowerCase();
   if (process.platform === 'win32' || OFF.has(wanted)) return undefined;
   if (env.CI && !OFF.has(env.CI.toLowerCase()) && wanted !== 'on') return undefined;
-  const key = createHash('sha256');
-  key.update(JSON.stringify([bundleDir, process.cwd(), os.userInfo().uid, process.execPath, process.version, process.execArgv]));
-  for (const k of Object.keys(env).sort()) if (!VOLATILE.has(k)) key.update(`\0${k}=${env[k]}`);
-  const socket = path.join(bundleDir, `resident-${key.digest('hex').slice(0, 16)}.sock`);
-  // A Unix socket's path holds at most 107 bytes (Linux; 103 on macOS).
-  return Buffer.byteLength(socket) <= 100 ? socket : undefined;
+  const dir = socketFolder(env);
+  if (!dir) return undefined;
+  const umask = process.umask(0o022);
+  process.umask(umask);
+  const family = createHash('sha256');
+  family.update(JSON.stringify([process.cwd(), process.getuid(), process.getgroups(), umask, os.getPriority(), process.execPath, process.version, process.execArgv]));
+  for (const k of Object.keys(env).sort()) if (!VOLATILE.has(k) && !PER_BUILD.has(k)) family.update(`\0${k}=${env[k]}`);
+  const f = family.digest('hex').slice(0, 8);
+  const key = createHash('sha256').update(JSON.stringify([f, bundleDir, ...[...PER_BUILD].map((k) => env[k] ?? null)])).digest('hex').slice(0, 12);
+  return path.join(dir, `${f}-${key}.sock`);
 }
 
 /** The idle time the resident process is started with (ms). */
 export function idleMs(env = process.env) {
   const s = Number(env.SITE_RESIDENT_IDLE_S);
-  return (Number.isFinite(s) && s > 0 ? s : IDLE_S) * 1000;
+  return Math.min(Number.isFinite(s) && s > 0 ? s : IDLE_S, MAX_IDLE_S) * 1000;
 }
 
 /**
@@ -48,15 +86,28 @@ export function idleMs(env = process.env) {
 export function viaResident(socket) {
   return new Promise((resolve) => {
     const conn = net.connect(socket);
+    const decoder = new StringDecoder('utf8');
     let connected = false;
     let exit;
     let busy = false;
+    let retry = false;
     let stopped;
     let buffered = '';
+    // Ctrl-C or SIGTERM: passed on, and the build stops there as a build of its own would. A
+    // resident process that does not answer (stopped, stuck) is left after STOP_WAIT_MS, or at once
+    // on a second signal.
+    const leave = () => {
+      process.stderr.write(`site build: the resident build process does not answer; stopped waiting for it.\n`);
+      conn.destroy();
+    };
     const stop = (signal) => {
+      if (stopped || !connected) {
+        stopped ??= signal;
+        return connected ? leave() : conn.destroy();
+      }
       stopped = signal;
-      if (connected) conn.write(`${JSON.stringify({ signal })}\n`);
-      else conn.destroy();
+      conn.write(`${JSON.stringify({ signal })}\n`);
+      setTimeout(leave, STOP_WAIT_MS).unref();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
@@ -66,7 +117,8 @@ export function viaResident(socket) {
       conn.write(`${JSON.stringify({ argv: process.argv, tty, columns: process.stdout.columns ?? process.stderr.columns })}\n`);
     });
     conn.on('data', (chunk) => {
-      buffered += chunk.toString('utf8');
+      // (A character may be split between two chunks: decoded across them.)
+      buffered += decoder.write(chunk);
       for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
         const msg = JSON.parse(buffered.slice(0, nl));
         buffered = buffered.slice(nl + 1);
@@ -74,6 +126,7 @@ export function viaResident(socket) {
         else if (msg.err !== undefined) process.stderr.write(msg.err);
         else if (msg.exit !== undefined) exit = msg.exit;
         else if (msg.busy) busy = true;
+        else if (msg.retry) retry = true;
       }
     });
     conn.on('error', () => undefined);
@@ -82,7 +135,7 @@ export function viaResident(socket) {
       process.off('SIGTERM', stop);
       if (exit !== undefined) resolve(exit);
       else if (stopped) resolve(stopped === 'SIGINT' ? 130 : 143);
-      else if (busy || !connected) resolve({ start: !connected });
+      else if (busy || !connected || retry) resolve({ start: !connected || retry });
       else {
         // It stopped in the middle (killed): what it left is cleaned up by the build run here.
         process.stderr.write('site build: the resident build process stopped before it finished; building in this process.\n');
@@ -92,10 +145,10 @@ export function viaResident(socket) {
   });
 }
 
-/** Start a resident process at `socket` for the next build, detached: it outlives this one. */
-export function startResident(socket, siteJs) {
+/** Start a resident process at `socket` running CLI bundle `bundleDir` for the next build, detached: it outlives this one. */
+export function startResident(socket, siteJs, bundleDir) {
   try {
-    spawn(process.execPath, [...process.execArgv, siteJs, '--resident', socket], { detached: true, stdio: 'ignore', env: process.env }).unref();
+    spawn(process.execPath, [...process.execArgv, siteJs, '--resident', socket, bundleDir], { detached: true, stdio: 'ignore', env: process.env }).unref();
   } catch {
     // the next build runs in its own process, as this one did
   }

@@ -45,9 +45,9 @@ function currentBundle() {
 }
 // A worker thread runs the bundle its process runs, even if the sources changed since it started
 // (a watch session replaces its render worker now and then).
-// The resident build process (bin/resident.js) runs the bundle its socket is named after.
+// The resident build process (bin/resident.js: `--resident <socket> <bundle>`) runs the bundle its client ran.
 const residentAt = isMainThread && process.argv[2] === '--resident' && process.argv[3] ? path.resolve(process.argv[3]) : undefined;
-const inherited = isMainThread ? residentAt && path.dirname(residentAt) : process.env.SITE_CLI_BUNDLE;
+const inherited = isMainThread ? residentAt && process.argv[4] : process.env.SITE_CLI_BUNDLE;
 const dir = inherited && existsSync(path.join(inherited, 'cli.cjs')) ? inherited : currentBundle();
 if (isMainThread) process.env.SITE_CLI_BUNDLE = dir;
 const file = path.join(dir, 'cli.cjs');
@@ -63,7 +63,7 @@ if (isMainThread && process.argv[2] === 'build') {
     // (A bundle not made yet has no process: this build makes it, then starts one.)
     const answer = existsSync(file) ? await resident.viaResident(socket) : { start: true };
     if (typeof answer === 'number') served = answer;
-    else if (answer.start) startAfter = () => resident.startResident(socket, fileURLToPath(import.meta.url));
+    else if (answer.start) startAfter = () => resident.startResident(socket, fileURLToPath(import.meta.url), dir);
   }
 }
 

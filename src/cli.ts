@@ -28,19 +28,31 @@ interface Resident {
   idleMs: number;
   /** Until the last build's record is written and its lock released. */
   settling?: Promise<void>;
-  /** The last build's record could not be written: said at the start of the next build. */
-  unrecorded?: string;
+  /** By output folder: the last build's record could not be written (said by the next build of it). */
+  unrecorded?: Map<string, string>;
 }
 
 /** Run as the resident build process on `socket` (bin/resident.js starts it): see src/resident/server.ts. */
 export async function resident(socket: string, started: typeof runtime & { resident: Resident; served?: () => void }): Promise<void> {
   const { serveResident } = await import('./resident/server.ts');
   const state = started.resident;
-  const run = async (argv: string[]) => {
+  const { changedModule, dropSiteModules, moduleStamps } = await import('./resident/modules.ts');
+  const kept = path.join(projectRoot(), 'node_modules');
+  let modules: Map<string, string> | undefined;
+  const run = async (argv: string[]): Promise<number | 'retire'> => {
     await state.settling;
-    if (state.unrecorded) console.error(`site build: warning: the last build's record: ${state.unrecorded}`);
-    state.unrecorded = undefined;
-    return main(argv, started);
+    // A package it loaded changed on disk: a process of its own loads it afresh.
+    const changed = modules && changedModule(modules);
+    if (changed) {
+      console.error(`site build: ${changed} changed since the resident build process loaded it; building in this process.`);
+      return 'retire';
+    }
+    dropSiteModules(kept);
+    try {
+      return await main(argv, started);
+    } finally {
+      modules = moduleStamps(kept);
+    }
   };
   await serveResident(socket, run, state.idleMs, started.served);
   await state.settling;
@@ -116,6 +128,12 @@ async function runBuild(opts: CliOptions): Promise<number> {
   });
   // The resident process writes the record after the summary (build.ts deferRecord), holding the lock.
   const r = runtime.resident;
+  // (Its last build of this folder could not write it: said now, as that build would have.)
+  const unrecorded = r?.unrecorded?.get(config.outDir);
+  if (unrecorded) {
+    r!.unrecorded!.delete(config.outDir);
+    if (!opts.quiet) console.error(`site build: warning [record] the last build of ${path.relative(process.cwd(), config.outDir) || '.'}/: ${unrecorded}`);
+  }
   let recording: Promise<string | undefined> | undefined;
   try {
     return await buildLocked(opts, config, started, r && ((finish) => (recording = finish)));
@@ -123,7 +141,11 @@ async function runBuild(opts: CliOptions): Promise<number> {
     if (!recording) release();
     else
       r!.settling = recording
-        .then((unrecorded) => void (r!.unrecorded = unrecorded), (err: unknown) => void (r!.unrecorded = (err as Error)?.message ?? String(err)))
+        .then(
+          (unrecorded) => unrecorded && (r!.unrecorded ??= new Map()).set(config.outDir, unrecorded),
+          (err: unknown) => (r!.unrecorded ??= new Map()).set(config.outDir, (err as Error)?.message ?? String(err)),
+        )
+        .then(() => undefined)
         .finally(release);
   }
 }

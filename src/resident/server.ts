@@ -21,6 +21,7 @@
 import net from 'node:net';
 import { chmodSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 interface Request {
   argv: string[];
@@ -28,7 +29,8 @@ interface Request {
   columns?: number;
 }
 
-type Main = (argv: string[]) => Promise<number>;
+/** Runs one build; 'retire': this process must not serve it (its client builds it, then starts another). */
+type Main = (argv: string[]) => Promise<number | 'retire'>;
 
 /** What a request sees as its standard streams: the client's, through the socket. */
 function redirect(stream: NodeJS.WriteStream, send: (text: string) => void, tty: boolean | undefined, columns: number | undefined): () => void {
@@ -48,6 +50,8 @@ function redirect(stream: NodeJS.WriteStream, send: (text: string) => void, tty:
 export function serveResident(socket: string, main: Main, idleMs: number, served?: () => void): Promise<void> {
   return new Promise((resolve) => {
     let busy = false;
+    /** Sent away by a newer process of its family (bin/resident.js): it leaves once its build is done. */
+    let retired = false;
     let idle: NodeJS.Timeout | undefined;
     const ino = () => statSync(socket, { throwIfNoEntry: false })?.ino;
     let ours: number | undefined;
@@ -68,16 +72,17 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
     };
     const server = net.createServer((conn) => {
       let buffered = '';
+      const decoder = new StringDecoder('utf8');
       let running = false;
       const send = (msg: object) => {
         if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
       };
       conn.on('data', (chunk) => {
-        buffered += chunk.toString('utf8');
+        buffered += decoder.write(chunk);
         for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
           const line = buffered.slice(0, nl);
           buffered = buffered.slice(nl + 1);
-          let msg: Request & { signal?: NodeJS.Signals };
+          let msg: Request & { signal?: NodeJS.Signals; leave?: boolean };
           try {
             msg = JSON.parse(line) as typeof msg;
           } catch {
@@ -89,6 +94,12 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
           if (msg.signal === 'SIGINT' || msg.signal === 'SIGTERM') {
             if (running) process.kill(process.pid, msg.signal);
             continue;
+          }
+          if (msg.leave) {
+            retired = true;
+            conn.end();
+            if (!busy) leave();
+            return;
           }
           if (running || busy || !Array.isArray(msg.argv)) {
             // One build at a time: the client builds in its own process instead.
@@ -111,7 +122,7 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
           redirect(process.stdout, (out) => send({ out }), req.tty?.out, req.columns),
           redirect(process.stderr, (err) => send({ err }), req.tty?.err, req.columns),
         ];
-        let exit = 1;
+        let exit: number | 'retire' = 1;
         let broken = false;
         try {
           exit = await main(req.argv);
@@ -124,11 +135,18 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
           for (const r of restore) r();
         }
         running = busy = false;
+        if (exit === 'retire') {
+          // Gone before the client builds and starts the next one on the same socket.
+          leave();
+          send({ retry: true });
+          conn.end();
+          return;
+        }
         send({ exit });
         conn.end();
         served?.();
         served = undefined;
-        if (broken || ino() !== ours) leave();
+        if (broken || retired || ino() !== ours) leave();
         else wait();
       };
     });
@@ -144,6 +162,7 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
         }
         ours = ino();
         wait();
+        retireFamily(socket);
       });
     };
     let retried = false;
@@ -177,12 +196,35 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
   });
 }
 
+/** How bin/resident.js names a socket: `<family>-<key>.sock`. */
+const SOCKET_NAME = /^[0-9a-f]{8}-[0-9a-f]{12}\.sock$/;
+
+/**
+ * The other processes of this one's family (the same folder, user and environment but another CLI
+ * version or build date) are sent away: the client will not reach them again.
+ */
+function retireFamily(socket: string): void {
+  const dir = path.dirname(socket);
+  const family = path.basename(socket).split('-')[0]!;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => SOCKET_NAME.test(n) && n.startsWith(`${family}-`) && n !== path.basename(socket));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const conn = net.connect(path.join(dir, name));
+    conn.on('connect', () => conn.end(`${JSON.stringify({ leave: true })}\n`));
+    conn.on('error', () => undefined);
+  }
+}
+
 /** Sockets of resident processes that were killed, beside `socket` (none answers on them): removed. */
 function removeStale(socket: string): void {
   const dir = path.dirname(socket);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /^resident-[0-9a-f]+\.sock$/.test(n) && n !== path.basename(socket));
+    names = readdirSync(dir).filter((n) => SOCKET_NAME.test(n) && n !== path.basename(socket));
   } catch {
     return;
   }

@@ -9,8 +9,8 @@
  * Each test gives its builds an environment of their own (RESIDENT_TEST), so each has its own
  * resident process, found by that variable and stopped when the test ends.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -182,7 +182,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
     process.kill(pid, 'SIGKILL');
     await until('it to go', () => residents(env).length === 0);
     // Another resident process killed earlier left its socket beside: the next one removes it.
-    const stale = path.join(path.dirname(socketOf), 'resident-00000000deadbeef.sock');
+    const stale = path.join(path.dirname(socketOf), '00000000-00000000dead.sock');
     const holder = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => console.log('up'))`]);
     await new Promise((r) => holder.stdout.once('data', r));
     holder.kill('SIGKILL');
@@ -274,6 +274,132 @@ require('module').syncBuiltinESMExports();
     expect(next.code, next.stderr).toBe(0);
     expect(builtBy(next)).toBeUndefined();
     expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-2] a package of the site changed between two of its builds is loaded afresh', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    // A package beside the templates, which the footer shows.
+    const pkg = path.join(path.dirname(content), 'node_modules', 'footer-note');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(path.join(pkg, 'package.json'), '{"name":"footer-note","main":"index.js"}');
+    writeFileSync(path.join(pkg, 'index.js'), 'module.exports = { note: "note-v1" };');
+    const footer = path.join(templates, 'components', 'Footer.tsx');
+    writeFileSync(footer, `import { note } from 'footer-note';\n${readFileSync(footer, 'utf8').replace('<footer className="site-footer"', '<footer data-note={note} className="site-footer"')}`);
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    // A build that renders: the package is loaded in it.
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited.\n');
+    expect(builtBy(await build(content, out, env))).toBe(pid);
+    writeFileSync(path.join(pkg, 'index.js'), 'module.exports = { note: "note-v2" };');
+    // (A template saved again renders every page: the package alone is not an input of the build.)
+    writeFileSync(footer, `${readFileSync(footer, 'utf8')}\n`);
+    const r = await build(content, out, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(builtBy(r)).toBe(pid);
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('data-note="note-v2"');
+  });
+
+  it("[R-INC-2] a package of the generator's changed on disk: the next build runs in a process of its own", async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    // A build that renders: React is loaded in it.
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited.\n');
+    expect(builtBy(await build(content, out, env))).toBe(pid);
+    // React's entry file, saved again (its time only: an update or a patch would change it).
+    const react = path.join(ROOT, 'node_modules', 'react', 'index.js');
+    const { atime, mtime } = statSync(react);
+    utimesSync(react, atime, new Date());
+    try {
+      const r = await build(content, out, env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`${react} changed since the resident build process loaded it; building in this process`);
+      expect(builtBy(r)).toBeUndefined();
+    } finally {
+      utimesSync(react, atime, mtime);
+    }
+    const next = await listening(env);
+    expect(next).not.toBe(pid);
+  });
+
+  it('[R-INC-2] a build with another umask is not served by a process started with this one', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    const args = [path.join(ROOT, 'bin', 'site.js'), 'build', '--quiet', '--content', content, '--out', out];
+    const withUmask = (mask: string) =>
+      spawnSync('sh', ['-c', `umask ${mask}; exec "$@"`, 'sh', process.execPath, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env }, encoding: 'utf8' });
+    expect(withUmask('077').status).toBe(0);
+    const pid = await listening(env);
+    rmSync(out, { recursive: true });
+    expect(withUmask('022').status).toBe(0);
+    expect(statSync(path.join(out, 'index.html')).mode & 0o777).toBe(0o644);
+    expect(residents(env)).toContain(pid);
+  });
+
+  it('[R-INC-1] what a build prints comes through whole: characters split between two chunks are not broken', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    const footer = path.join(templates, 'components', 'Footer.tsx');
+    // A template that logs ~260 KB of two- and three-byte characters once per build.
+    writeFileSync(footer, `${readFileSync(footer, 'utf8')}\nconsole.log('Ω' + 'κόσμε→'.repeat(20000));\n`);
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    writeFileSync(footer, `${readFileSync(footer, 'utf8')}\n`);
+    const r = await build(content, out, env);
+    expect(builtBy(r)).toBe(pid);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('Ω'));
+    expect(line).toBe(`Ω${'κόσμε→'.repeat(20000)}`);
+  });
+
+  it('[R-INC-2] Ctrl-C while it does not answer (stopped): the client leaves after a few seconds', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--content', content, '--out', out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env } });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(stderr).toContain('the resident build process does not answer; stopped waiting for it');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  });
+
+  it('[R-INC-2] a new build date starts a new process, and the one of the last date leaves', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const first = await listening(env);
+    expect((await build(content, out, { ...env, SOURCE_DATE_EPOCH: String(Number(EPOCH) + 86_400) })).code).toBe(0);
+    await until('one process left', () => residents(env).length === 1 && !residents(env).includes(first));
+  });
+
+  it('[R-INC-1] a record it could not write is said by the next build of that folder, as the build itself says it', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv({ SITE_TEST_FAIL: 'record' });
+    const first = await build(content, out, env);
+    expect(first.stdout).toContain('warning [record]');
+    const pid = await listening(env);
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited.\n');
+    const second = await build(content, out, env);
+    expect(builtBy(second)).toBe(pid);
+    const third = await build(content, out, env);
+    expect(builtBy(third)).toBe(pid);
+    expect(third.stderr).toContain(`site build: warning [record] the last build of ${path.relative(ROOT, out)}/: the build is published, but its record could not be written`);
+    // Not with --quiet, as a build's own warnings.
+    const quiet = await runCli(['build', '--quiet', '--content', content, '--out', out], env);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
   });
 });
 

@@ -1,0 +1,64 @@
+/**
+ * [R-INC-2] The client of the resident build process (bin/resident.js): when it is used, where its
+ * socket goes (a folder of this user's alone), and its idle time.
+ */
+import { mkdirSync, mkdtempSync, statSync, symlinkSync, chmodSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript, loaded by bin/site.js before the CLI bundle
+import { idleMs, residentSocket } from '../../bin/resident.js';
+
+const base = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', XDG_RUNTIME_DIR: mkdtempSync(path.join(os.tmpdir(), 'xdg-')), ...extra });
+
+describe('[R-INC-2] the resident build process client', () => {
+  it('is not used with SITE_RESIDENT=off, nor in CI unless SITE_RESIDENT=on', () => {
+    expect(residentSocket('/b', base({ SITE_RESIDENT: 'off' }))).toBeUndefined();
+    expect(residentSocket('/b', base({ CI: 'true' }))).toBeUndefined();
+    expect(residentSocket('/b', base({ CI: 'true', SITE_RESIDENT: 'on' }))).toMatch(/\.sock$/);
+    expect(residentSocket('/b', base({ CI: 'false' }))).toMatch(/\.sock$/);
+  });
+
+  it('puts its socket in a folder of this user alone (mode 0700), short whatever the project path', () => {
+    const env = base();
+    const socket: string = residentSocket(`/${'long-folder-name/'.repeat(20)}cli-0123456789abcdef`, env);
+    expect(path.dirname(socket)).toBe(path.join(env.XDG_RUNTIME_DIR, 'site'));
+    expect(statSync(path.dirname(socket)).mode & 0o777).toBe(0o700);
+    expect(path.basename(socket)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{12}\.sock$/);
+  });
+
+  it('refuses a socket folder others may enter, or a link in its place', () => {
+    const open = base();
+    mkdirSync(path.join(open.XDG_RUNTIME_DIR, 'site'));
+    chmodSync(path.join(open.XDG_RUNTIME_DIR, 'site'), 0o755);
+    expect(residentSocket('/b', open)).toBeUndefined();
+    const linked = base();
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'elsewhere-'));
+    chmodSync(elsewhere, 0o700);
+    symlinkSync(elsewhere, path.join(linked.XDG_RUNTIME_DIR, 'site'));
+    expect(residentSocket('/b', linked)).toBeUndefined();
+  });
+
+  it('one process per environment and bundle; a new build date or bundle keeps the family (the name before the dash)', () => {
+    const env = base();
+    const a: string = residentSocket('/bundle-a', env);
+    const b: string = residentSocket('/bundle-b', env);
+    const dated: string = residentSocket('/bundle-a', { ...env, SOURCE_DATE_EPOCH: '1790000000' });
+    const other: string = residentSocket('/bundle-a', { ...env, NO_COLOR: '1' });
+    const family = (s: string) => path.basename(s).split('-')[0];
+    expect(new Set([a, b, dated, other]).size).toBe(4);
+    expect(family(b)).toBe(family(a));
+    expect(family(dated)).toBe(family(a));
+    expect(family(other)).not.toBe(family(a));
+    // Variables a shell changes on its own do not make another process.
+    expect(residentSocket('/bundle-a', { ...env, OLDPWD: '/elsewhere', _: '/usr/bin/env', SITE_RESIDENT: 'on' })).toBe(a);
+  });
+
+  it('waits 30 minutes by default, SITE_RESIDENT_IDLE_S otherwise, a week at most (a timer holds 2^31 - 1 ms)', () => {
+    expect(idleMs({})).toBe(1_800_000);
+    expect(idleMs({ SITE_RESIDENT_IDLE_S: '5' })).toBe(5000);
+    expect(idleMs({ SITE_RESIDENT_IDLE_S: 'soon' })).toBe(1_800_000);
+    expect(idleMs({ SITE_RESIDENT_IDLE_S: '3000000' })).toBe(7 * 86_400_000);
+    expect(idleMs({ SITE_RESIDENT_IDLE_S: '3000000' })).toBeLessThan(2 ** 31);
+  });
+});
