@@ -59,7 +59,13 @@ async function until<T>(what: string, probe: () => T | undefined | false, ms = 8
 const builtBy = (r: CliResult) => Number(/built by the resident build process \(pid (\d+)/.exec(r.stdout)?.[1]) || undefined;
 
 afterEach(() => {
-  for (const id of tests.splice(0)) for (const pid of residents({ RESIDENT_TEST: id })) process.kill(pid, 'SIGTERM');
+  for (const id of tests.splice(0)) {
+    for (const pid of residents({ RESIDENT_TEST: id })) {
+      // (Stopped by a test that failed before it let it go on.)
+      process.kill(pid, 'SIGCONT');
+      process.kill(pid, 'SIGTERM');
+    }
+  }
 });
 
 /** Every output file by its content's hash (comparing the buffers themselves one byte at a time took seconds). */
