@@ -7,7 +7,7 @@
 // set, unless SITE_RESIDENT=on), on Windows, or where no private folder for its socket can be made.
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,8 +20,8 @@ const MAX_IDLE_S = 7 * 24 * 3600;
 /** Variables a shell changes from one command to the next: they do not make another process. */
 // (SITE_RESIDENT only says whether to use one.)
 const VOLATILE = new Set(['_', 'OLDPWD', 'PWD', 'SHLVL', 'COLUMNS', 'LINES', 'SITE_CLI_BUNDLE', 'SITE_RESIDENT']);
-/** Variables that may change from one build to the next in one terminal: a new process replaces the last (see below). */
-const PER_BUILD = new Set(['SOURCE_DATE_EPOCH']);
+/** Variables that may change from one build to the next: sent with each build and set for it, not part of the process's name. */
+export const PER_BUILD = ['SOURCE_DATE_EPOCH'];
 const OFF = new Set(['off', '0', 'false', 'no']);
 /** How long a stopped client waits for the resident process to stop its build before it leaves anyway. */
 const STOP_WAIT_MS = 3000;
@@ -53,9 +53,14 @@ function socketFolder(env) {
  * Node, process settings and environment, where one may be used; undefined where not. One
  * environment, one process: a build never runs with variables or a umask its client did not have.
  *
- * Its name is `<family>-<key>.sock`. The family is all of it but the bundle and the variables of
- * PER_BUILD: a new process of a family sends the others away (src/resident/server.ts), so a
- * changed generator or build date leaves one process behind, not one per version.
+ * Its name is `<family>-<key>.sock`, the family being the working folder and the user: a new
+ * process sends the others of its family away (src/resident/server.ts), so there is at most one
+ * per project folder, whatever changed (the generator, a variable set per build by a script).
+ * (Two terminals with different environments building one project take turns: correct, slower.)
+ *
+ * Undefined too while `<socket>.off` says the last one left for good reason (templates that
+ * require packages it must not keep: src/resident/modules.ts), for as long as one would have
+ * waited; and when the path would be too long for a socket (107 bytes on Linux, 103 on macOS).
  */
 export function residentSocket(bundleDir, env = process.env) {
   const wanted = (env.SITE_RESIDENT ?? '').toLowerCase();
@@ -65,12 +70,14 @@ export function residentSocket(bundleDir, env = process.env) {
   if (!dir) return undefined;
   const umask = process.umask(0o022);
   process.umask(umask);
-  const family = createHash('sha256');
-  family.update(JSON.stringify([process.cwd(), process.getuid(), process.getgroups(), umask, os.getPriority(), process.execPath, process.version, process.execArgv]));
-  for (const k of Object.keys(env).sort()) if (!VOLATILE.has(k) && !PER_BUILD.has(k)) family.update(`\0${k}=${env[k]}`);
-  const f = family.digest('hex').slice(0, 8);
-  const key = createHash('sha256').update(JSON.stringify([f, bundleDir, ...[...PER_BUILD].map((k) => env[k] ?? null)])).digest('hex').slice(0, 12);
-  return path.join(dir, `${f}-${key}.sock`);
+  const f = createHash('sha256').update(JSON.stringify([process.cwd(), process.getuid()])).digest('hex').slice(0, 8);
+  const key = createHash('sha256');
+  key.update(JSON.stringify([f, bundleDir, process.getgroups(), umask, os.getPriority(), process.execPath, process.version, process.execArgv]));
+  for (const k of Object.keys(env).sort()) if (!VOLATILE.has(k) && !PER_BUILD.includes(k)) key.update(`\0${k}=${env[k]}`);
+  const socket = path.join(dir, `${f}-${key.digest('hex').slice(0, 12)}.sock`);
+  if (Buffer.byteLength(socket) > 100) return undefined;
+  const off = statSync(`${socket}.off`, { throwIfNoEntry: false });
+  return off && Date.now() - off.mtimeMs < idleMs(env) ? undefined : socket;
 }
 
 /** The idle time the resident process is started with (ms). */
@@ -91,6 +98,8 @@ export function viaResident(socket) {
     let exit;
     let busy = false;
     let retry = false;
+    /** It took the build: one that closes before is leaving (idle, sent away), not failing. */
+    let received = false;
     let stopped;
     let buffered = '';
     // Ctrl-C or SIGTERM: passed on, and the build stops there as a build of its own would. A
@@ -114,20 +123,26 @@ export function viaResident(socket) {
     conn.on('connect', () => {
       connected = true;
       const tty = { out: Boolean(process.stdout.isTTY), err: Boolean(process.stderr.isTTY) };
-      conn.write(`${JSON.stringify({ argv: process.argv, tty, columns: process.stdout.columns ?? process.stderr.columns })}\n`);
+      const env = Object.fromEntries(PER_BUILD.map((k) => [k, process.env[k]]));
+      conn.write(`${JSON.stringify({ argv: process.argv, env, tty, columns: process.stdout.columns ?? process.stderr.columns })}\n`);
     });
+    let scanned = 0;
     conn.on('data', (chunk) => {
-      // (A character may be split between two chunks: decoded across them.)
+      // (A character may be split between two chunks: decoded across them. A long line is
+      // searched for its end once, not again with each chunk.)
       buffered += decoder.write(chunk);
-      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      for (let nl = buffered.indexOf('\n', scanned); nl >= 0; nl = buffered.indexOf('\n')) {
         const msg = JSON.parse(buffered.slice(0, nl));
         buffered = buffered.slice(nl + 1);
+        scanned = 0;
         if (msg.out !== undefined) process.stdout.write(msg.out);
         else if (msg.err !== undefined) process.stderr.write(msg.err);
         else if (msg.exit !== undefined) exit = msg.exit;
         else if (msg.busy) busy = true;
         else if (msg.retry) retry = true;
+        else if (msg.accepted) received = true;
       }
+      scanned = buffered.length;
     });
     conn.on('error', () => undefined);
     conn.on('close', () => {
@@ -135,7 +150,7 @@ export function viaResident(socket) {
       process.off('SIGTERM', stop);
       if (exit !== undefined) resolve(exit);
       else if (stopped) resolve(stopped === 'SIGINT' ? 130 : 143);
-      else if (busy || !connected || retry) resolve({ start: !connected || retry });
+      else if (busy || !connected || retry || !received) resolve({ start: !connected || retry || !received });
       else {
         // It stopped in the middle (killed): what it left is cleaned up by the build run here.
         process.stderr.write('site build: the resident build process stopped before it finished; building in this process.\n');

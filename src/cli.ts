@@ -12,7 +12,7 @@ import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
 import { lockBuild, lockFile } from './output/lock.ts';
 import { surveyLive } from './output/survey.ts';
 import { inspectOutput, OutputRefused, recordedWebRoot, removeLeftovers, restoreInterrupted, strayEntries } from './output/publish.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { projectRoot } from './project.ts';
 import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
 
@@ -36,23 +36,35 @@ interface Resident {
 export async function resident(socket: string, started: typeof runtime & { resident: Resident; served?: () => void }): Promise<void> {
   const { serveResident } = await import('./resident/server.ts');
   const state = started.resident;
-  const { changedModule, dropSiteModules, moduleStamps } = await import('./resident/modules.ts');
-  const kept = path.join(projectRoot(), 'node_modules');
+  const { changedModule, dropTemplatePackages, moduleStamps } = await import('./resident/modules.ts');
+  const { requiredByTemplates } = await import('./render/templates.ts');
   let modules: Map<string, string> | undefined;
-  const run = async (argv: string[]): Promise<number | 'retire'> => {
+  const run = async (argv: string[]): Promise<number | 'retire' | { exit: number }> => {
     await state.settling;
-    // A package it loaded changed on disk: a process of its own loads it afresh.
+    // A package it kept changed on disk: a process of its own loads it afresh.
     const changed = modules && changedModule(modules);
     if (changed) {
       console.error(`site build: ${changed} changed since the resident build process loaded it; building in this process.`);
       return 'retire';
     }
-    dropSiteModules(kept);
+    let exit: number;
+    let fixed: string[] = [];
     try {
-      return await main(argv, started);
+      exit = await main(argv, started);
     } finally {
-      modules = moduleStamps(kept);
+      // The templates' packages, loaded afresh by the next build (src/resident/modules.ts).
+      fixed = dropTemplatePackages(requiredByTemplates());
+      modules = moduleStamps();
     }
+    if (!fixed.length) return exit;
+    // One that cannot be loaded again: this build was its first load (right), the next would not
+    // be. This process leaves, and says so to the next builds for a while (bin/resident.js).
+    try {
+      writeFileSync(`${socket}.off`, `The templates require ${fixed.join(', ')}, which a process cannot load again (an ES module or a native addon).\n`);
+    } catch {
+      // the next build starts one again, which leaves again
+    }
+    return { exit };
   };
   await serveResident(socket, run, state.idleMs, started.served);
   await state.settling;

@@ -8,7 +8,7 @@
  * node_modules, the same instance the renderer uses.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import vm from 'node:vm';
 import path from 'node:path';
 import type { ComponentType, ReactNode } from 'react';
@@ -100,7 +100,10 @@ async function bundle(entry: string, templatesDir: string): Promise<string> {
       jsx: 'automatic',
       packages: 'external',
       // The generator's public module, by name wherever the templates live (a site made with site init).
-      alias: { [API_MODULE]: path.join(projectRoot(), 'src', 'api.ts') },
+      // And marked, which the generator's code in it uses: an ES module, loaded once per process if
+      // required, where bundled it is evaluated with the templates (a resident build process
+      // evaluates them afresh for each build: src/resident/modules.ts).
+      alias: { [API_MODULE]: path.join(projectRoot(), 'src', 'api.ts'), marked: createRequire(path.join(projectRoot(), 'package.json')).resolve('marked') },
       logLevel: 'silent',
       loader: { '.css': 'empty' },
     });
@@ -143,21 +146,50 @@ function siteRequire(entry: string): NodeJS.Require {
   const local = createRequire(entry);
   const generator = createRequire(path.join(projectRoot(), 'package.json'));
   const ownModules = path.join(projectRoot(), 'node_modules') + path.sep;
-  return Object.assign((id: string) => {
+  const note = (req: NodeJS.Require, id: string) => {
+    if (!isBuiltin(id)) required.set(id, req.resolve(id));
+  };
+  const resolves = (id: string) => {
     try {
-      // A package the generator has built in, resolved to the generator's own copy: the instance
-      // already loaded (requiring zod, yaml and js-yaml again from their files cost ~80 ms a build).
-      if (Object.hasOwn(BUILT_IN, id) && local.resolve(id).startsWith(ownModules)) return BUILT_IN[id];
-      return local(id);
+      return local.resolve(id);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
-      return generator(id);
+      return undefined;
+    }
+  };
+  return Object.assign((id: string) => {
+    // A package the generator has built in, found in the generator's node_modules (or not beside
+    // the templates at all): the instance already loaded (requiring zod, yaml and js-yaml again
+    // from their files cost ~80 ms a build).
+    if (Object.hasOwn(BUILT_IN, id)) {
+      const file = resolves(id);
+      if (file === undefined || file.startsWith(ownModules)) return BUILT_IN[id];
+    }
+    try {
+      const loaded: unknown = local(id);
+      note(local, id);
+      return loaded;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+      const loaded: unknown = generator(id);
+      note(generator, id);
+      return loaded;
     }
   }, local);
 }
 
+/**
+ * Every package the templates and models evaluated in this process required from their files (not
+ * Node's own, not BUILT_IN), by name, with the file it resolved to: the resident build process
+ * loads them afresh for each build (src/resident/modules.ts).
+ */
+const required = new Map<string, string>();
+export function requiredByTemplates(): ReadonlyMap<string, string> {
+  return required;
+}
+
 /** Packages the generator itself bundles, as it loaded them (what the site's model and templates import through `@site/api`). */
-const BUILT_IN: Record<string, unknown> = { zod, yaml, 'js-yaml': jsYaml, 'intl-messageformat': intlMessageFormat, '@formatjs/icu-messageformat-parser': icuParser };
+export const BUILT_IN: Record<string, unknown> = { zod, yaml, 'js-yaml': jsYaml, 'intl-messageformat': intlMessageFormat, '@formatjs/icu-messageformat-parser': icuParser };
 
 type Wrapper = (exports: object, require: NodeJS.Require, module: { exports: object }) => void;
 

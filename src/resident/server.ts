@@ -25,12 +25,17 @@ import { StringDecoder } from 'node:string_decoder';
 
 interface Request {
   argv: string[];
+  /** Variables set for this build alone (bin/resident.js PER_BUILD): absent ones are unset. */
+  env?: Record<string, string | undefined>;
   tty?: { out?: boolean; err?: boolean };
   columns?: number;
 }
 
-/** Runs one build; 'retire': this process must not serve it (its client builds it, then starts another). */
-type Main = (argv: string[]) => Promise<number | 'retire'>;
+/**
+ * Runs one build and resolves with its exit code; 'retire': this process must not serve it (its
+ * client builds it, then starts another); `{ exit }`: served, and this process leaves after it.
+ */
+type Main = (argv: string[]) => Promise<number | 'retire' | { exit: number }>;
 
 /** What a request sees as its standard streams: the client's, through the socket. */
 function redirect(stream: NodeJS.WriteStream, send: (text: string) => void, tty: boolean | undefined, columns: number | undefined): () => void {
@@ -118,12 +123,20 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
       });
       conn.on('error', () => undefined);
       const run = async (req: Request) => {
+        // Taken: from now on, a close without an exit code is a failure (the client says so).
+        send({ accepted: true });
         const restore = [
           redirect(process.stdout, (out) => send({ out }), req.tty?.out, req.columns),
           redirect(process.stderr, (err) => send({ err }), req.tty?.err, req.columns),
         ];
-        let exit: number | 'retire' = 1;
+        let exit: number | 'retire' | { exit: number } = 1;
         let broken = false;
+        const saved = Object.fromEntries(Object.keys(req.env ?? {}).map((k) => [k, process.env[k]]));
+        const setEnv = (vars: Record<string, string | undefined>) => {
+          for (const [k, v] of Object.entries(vars)) if (typeof v === 'string') process.env[k] = v;
+          else delete process.env[k];
+        };
+        setEnv(req.env ?? {});
         try {
           exit = await main(req.argv);
         } catch (err) {
@@ -133,6 +146,7 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
           broken = true;
         } finally {
           for (const r of restore) r();
+          setEnv(saved);
         }
         running = busy = false;
         if (exit === 'retire') {
@@ -142,11 +156,12 @@ export function serveResident(socket: string, main: Main, idleMs: number, served
           conn.end();
           return;
         }
-        send({ exit });
+        const last = typeof exit === 'object';
+        send({ exit: typeof exit === 'object' ? exit.exit : exit });
         conn.end();
         served?.();
         served = undefined;
-        if (broken || retired || ino() !== ours) leave();
+        if (broken || last || retired || ino() !== ours) leave();
         else wait();
       };
     });

@@ -282,29 +282,64 @@ require('module').syncBuiltinESMExports();
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
-  it('[R-INC-2] a package of the site changed between two of its builds is loaded afresh', async () => {
-    const { content, out } = fresh({ english: true });
+  /** A package beside `content`'s templates that counts its calls, shown by the footer; returns its entry file. */
+  function footerPackage(content: string, esm: boolean): { write(version: string): void; footer: string } {
     const templates = ownTemplates(content);
-    // A package beside the templates, which the footer shows.
     const pkg = path.join(path.dirname(content), 'node_modules', 'footer-note');
     mkdirSync(pkg, { recursive: true });
-    writeFileSync(path.join(pkg, 'package.json'), '{"name":"footer-note","main":"index.js"}');
-    writeFileSync(path.join(pkg, 'index.js'), 'module.exports = { note: "note-v1" };');
-    const footer = path.join(templates, 'components', 'Footer.tsx');
-    writeFileSync(footer, `import { note } from 'footer-note';\n${readFileSync(footer, 'utf8').replace('<footer className="site-footer"', '<footer data-note={note} className="site-footer"')}`);
+    writeFileSync(path.join(pkg, 'package.json'), esm ? '{"name":"footer-note","type":"module","exports":"./index.js"}' : '{"name":"footer-note","main":"index.js"}');
+    const write = (version: string) =>
+      writeFileSync(path.join(pkg, 'index.js'), esm ? `let n = 0; export const note = () => \`${version}-\${++n}\`;` : `let n = 0; module.exports = { note: () => \`${version}-\${++n}\` };`);
+    write('v1');
+    return { write, footer: path.join(templates, 'components', 'Footer.tsx') };
+  }
+  const useNote = (footer: string) =>
+    writeFileSync(footer, `import { note } from 'footer-note';\n${readFileSync(footer, 'utf8').replace('<footer className="site-footer"', '<footer data-note={note()} className="site-footer"')}`);
+  const noteOf = (out: string) => /data-note="([^"]*)"/.exec(readFileSync(path.join(out, 'index.html'), 'utf8'))?.[1];
+
+  it('[R-INC-2] a package the templates require is loaded afresh by each of its builds, as by a build of its own', async () => {
+    const { content, out } = fresh({ english: true });
+    const { write, footer } = footerPackage(content, false);
+    useNote(footer);
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    // As many calls as a build makes (a build of its own, this one).
+    const calls = /^v1-(\d+)$/.exec(noteOf(out) ?? '')?.[1];
+    expect(calls).toBeDefined();
+    const pid = await listening(env);
+    for (const version of ['v1', 'v2']) {
+      write(version);
+      // (A template saved again renders every page: the package is not an input of the build.)
+      writeFileSync(footer, `${readFileSync(footer, 'utf8')}\n`);
+      const r = await build(content, out, env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(builtBy(r), r.stderr).toBe(pid);
+      expect(noteOf(out)).toBe(`${version}-${calls}`);
+    }
+  });
+
+  it('[R-INC-2] an ES module package cannot be loaded again: the build that first loads it is served, then the process leaves and the builds run in their own', async () => {
+    const { content, out } = fresh({ english: true });
+    const { write, footer } = footerPackage(content, true);
     const env = residentEnv();
     expect((await build(content, out, env)).code).toBe(0);
     const pid = await listening(env);
-    // A build that renders: the package is loaded in it.
-    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited.\n');
-    expect(builtBy(await build(content, out, env))).toBe(pid);
-    writeFileSync(path.join(pkg, 'index.js'), 'module.exports = { note: "note-v2" };');
-    // (A template saved again renders every page: the package alone is not an input of the build.)
+    useNote(footer);
+    const first = await build(content, out, env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(builtBy(first)).toBe(pid);
+    const calls = /^v1-(\d+)$/.exec(noteOf(out) ?? '')?.[1];
+    expect(calls).toBeDefined();
+    await until('it to leave', () => residents(env).length === 0);
+    write('v2');
     writeFileSync(footer, `${readFileSync(footer, 'utf8')}\n`);
-    const r = await build(content, out, env);
-    expect(r.code, r.stderr).toBe(0);
-    expect(builtBy(r)).toBe(pid);
-    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('data-note="note-v2"');
+    const next = await build(content, out, env);
+    expect(next.code, next.stderr).toBe(0);
+    expect(builtBy(next)).toBeUndefined();
+    expect(noteOf(out)).toBe(`v2-${calls}`);
+    // None started for a while: it would leave again.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(residents(env)).toEqual([]);
   });
 
   it("[R-INC-2] a package of the generator's changed on disk: the next build runs in a process of its own", async () => {
@@ -381,12 +416,30 @@ require('module').syncBuiltinESMExports();
     }
   });
 
-  it('[R-INC-2] a new build date starts a new process, and the one of the last date leaves', async () => {
+  it('[R-INC-2] a build date of its own for each build (SOURCE_DATE_EPOCH) is served by the same process', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    const later = String(Number(EPOCH) + 400 * 86_400);
+    const r = await build(content, out, { ...env, SOURCE_DATE_EPOCH: later });
+    expect(r.code, r.stderr).toBe(0);
+    expect(builtBy(r)).toBe(pid);
+    expect(r.stdout).toContain(`the build date changed`);
+    // As a cold build of that day (its copyright year, its scheduled posts).
+    const cold = path.join(tmpDir('resident-date-'), 'dist');
+    expect((await runCli(['build', '--quiet', '--content', content, '--out', cold], { ...env, SITE_RESIDENT: 'off', SOURCE_DATE_EPOCH: later })).code).toBe(0);
+    // (The host files name their output folder: the pages and assets are compared.)
+    const pages = (dir: string) => new Map([...state(dir)].filter(([f]) => !f.startsWith('.host/')));
+    expect(pages(out)).toEqual(pages(cold));
+  });
+
+  it('[R-INC-2] another environment in the same project folder: a new process, and the one before leaves (one per project)', async () => {
     const { content, out } = fresh({ english: true });
     const env = residentEnv();
     expect((await build(content, out, env)).code).toBe(0);
     const first = await listening(env);
-    expect((await build(content, out, { ...env, SOURCE_DATE_EPOCH: String(Number(EPOCH) + 86_400) })).code).toBe(0);
+    expect((await build(content, out, { ...env, BUILD_ID: 'job-2' })).code).toBe(0);
     await until('one process left', () => residents(env).length === 1 && !residents(env).includes(first));
   });
 

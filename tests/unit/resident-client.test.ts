@@ -2,12 +2,14 @@
  * [R-INC-2] The client of the resident build process (bin/resident.js): when it is used, where its
  * socket goes (a folder of this user's alone), and its idle time.
  */
-import { mkdirSync, mkdtempSync, statSync, symlinkSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript, loaded by bin/site.js before the CLI bundle
 import { idleMs, residentSocket } from '../../bin/resident.js';
+import { dropTemplatePackages } from '../../src/resident/modules.ts';
 
 const base = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', XDG_RUNTIME_DIR: mkdtempSync(path.join(os.tmpdir(), 'xdg-')), ...extra });
 
@@ -39,19 +41,51 @@ describe('[R-INC-2] the resident build process client', () => {
     expect(residentSocket('/b', linked)).toBeUndefined();
   });
 
-  it('one process per environment and bundle; a new build date or bundle keeps the family (the name before the dash)', () => {
+  it('one process per environment and bundle, at most one per project folder (the family, before the dash); the build date is not part of it', () => {
     const env = base();
     const a: string = residentSocket('/bundle-a', env);
     const b: string = residentSocket('/bundle-b', env);
-    const dated: string = residentSocket('/bundle-a', { ...env, SOURCE_DATE_EPOCH: '1790000000' });
     const other: string = residentSocket('/bundle-a', { ...env, NO_COLOR: '1' });
     const family = (s: string) => path.basename(s).split('-')[0];
-    expect(new Set([a, b, dated, other]).size).toBe(4);
+    expect(new Set([a, b, other]).size).toBe(3);
     expect(family(b)).toBe(family(a));
-    expect(family(dated)).toBe(family(a));
-    expect(family(other)).not.toBe(family(a));
-    // Variables a shell changes on its own do not make another process.
+    expect(family(other)).toBe(family(a));
+    // Sent with each build instead (PER_BUILD), and variables a shell changes on its own: the same process.
+    expect(residentSocket('/bundle-a', { ...env, SOURCE_DATE_EPOCH: '1790000000' })).toBe(a);
     expect(residentSocket('/bundle-a', { ...env, OLDPWD: '/elsewhere', _: '/usr/bin/env', SITE_RESIDENT: 'on' })).toBe(a);
+  });
+
+  it('none while the last one left for good reason (<socket>.off) for as long as one would have waited, nor where the path is too long for a socket', () => {
+    const env = base({ SITE_RESIDENT_IDLE_S: '60' });
+    const socket: string = residentSocket('/bundle-a', env);
+    writeFileSync(`${socket}.off`, 'templates require marked');
+    expect(residentSocket('/bundle-a', env)).toBeUndefined();
+    const then = new Date(Date.now() - 61_000);
+    utimesSync(`${socket}.off`, then, then);
+    expect(residentSocket('/bundle-a', env)).toBe(socket);
+    expect(residentSocket('/bundle-a', base({ XDG_RUNTIME_DIR: mkdtempSync(path.join(os.tmpdir(), `${'d'.repeat(90)}-`)) }))).toBeUndefined();
+  });
+
+  it("drops the templates' packages (and what they loaded) so the next build loads them afresh; names those that cannot be loaded again", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pkgs-'));
+    const pkg = (name: string, json: object, files: Record<string, string>) => {
+      mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
+      writeFileSync(path.join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, ...json }));
+      for (const [f, text] of Object.entries(files)) writeFileSync(path.join(dir, 'node_modules', name, f), text);
+    };
+    pkg('counter', { main: 'index.js' }, { 'index.js': 'const inner = require("./inner.js"); module.exports = () => inner();', 'inner.js': 'let n = 0; module.exports = () => ++n;' });
+    pkg('esm-counter', { type: 'module', exports: './index.js' }, { 'index.js': 'let n = 0; export const count = () => ++n;' });
+    const req = createRequire(path.join(dir, 'templates.js'));
+    const packages = new Map([
+      ['counter', req.resolve('counter')],
+      ['esm-counter', req.resolve('esm-counter')],
+    ]);
+    expect((req('counter') as () => number)()).toBe(1);
+    expect((req('esm-counter') as { count(): number }).count()).toBe(1);
+    expect(dropTemplatePackages(packages)).toEqual(['esm-counter']);
+    // Afresh, with the module it loaded: its count starts again.
+    expect((req('counter') as () => number)()).toBe(1);
+    expect((req('esm-counter') as { count(): number }).count()).toBe(2);
   });
 
   it('waits 30 minutes by default, SITE_RESIDENT_IDLE_S otherwise, a week at most (a timer holds 2^31 - 1 ms)', () => {
