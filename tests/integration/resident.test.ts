@@ -366,20 +366,6 @@ require('module').syncBuiltinESMExports();
     expect(next).not.toBe(pid);
   });
 
-  it('[R-INC-2] a build with another umask is not served by a process started with this one', async () => {
-    const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    const args = [path.join(ROOT, 'bin', 'site.js'), 'build', '--quiet', '--content', content, '--out', out];
-    const withUmask = (mask: string) =>
-      spawnSync('sh', ['-c', `umask ${mask}; exec "$@"`, 'sh', process.execPath, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env }, encoding: 'utf8' });
-    expect(withUmask('077').status).toBe(0);
-    const pid = await listening(env);
-    rmSync(out, { recursive: true });
-    expect(withUmask('022').status).toBe(0);
-    expect(statSync(path.join(out, 'index.html')).mode & 0o777).toBe(0o644);
-    expect(residents(env)).toContain(pid);
-  });
-
   it('[R-INC-1] what a build prints comes through whole: characters split between two chunks are not broken', async () => {
     const { content, out } = fresh({ english: true });
     const templates = ownTemplates(content);
@@ -416,7 +402,7 @@ require('module').syncBuiltinESMExports();
     }
   });
 
-  it('[R-INC-2] a build date of its own for each build (SOURCE_DATE_EPOCH) is served by the same process', async () => {
+  it('[R-INC-2] a build date of its own (SOURCE_DATE_EPOCH) is served by the same process; another umask or environment starts another, and the one before leaves', async () => {
     const { content, out } = fresh({ english: true });
     const env = residentEnv();
     expect((await build(content, out, env)).code).toBe(0);
@@ -426,21 +412,23 @@ require('module').syncBuiltinESMExports();
     expect(r.code, r.stderr).toBe(0);
     expect(builtBy(r)).toBe(pid);
     expect(r.stdout).toContain(`the build date changed`);
-    // As a cold build of that day (its copyright year, its scheduled posts).
+    // As a build of its own on that day (its copyright year, its scheduled posts).
     const cold = path.join(tmpDir('resident-date-'), 'dist');
     expect((await runCli(['build', '--quiet', '--content', content, '--out', cold], { ...env, SITE_RESIDENT: 'off', SOURCE_DATE_EPOCH: later })).code).toBe(0);
     // (The host files name their output folder: the pages and assets are compared.)
     const pages = (dir: string) => new Map([...state(dir)].filter(([f]) => !f.startsWith('.host/')));
     expect(pages(out)).toEqual(pages(cold));
-  });
 
-  it('[R-INC-2] another environment in the same project folder: a new process, and the one before leaves (one per project)', async () => {
-    const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const first = await listening(env);
+    // Another umask: not this process (it would publish with its own file modes); a new one replaces it.
+    rmSync(out, { recursive: true });
+    const args = [path.join(ROOT, 'bin', 'site.js'), 'build', '--quiet', '--content', content, '--out', out];
+    const masked = spawnSync('sh', ['-c', 'umask 077; exec "$@"', 'sh', process.execPath, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env }, encoding: 'utf8' });
+    expect(masked.status, masked.stderr).toBe(0);
+    expect(statSync(path.join(out, 'index.html')).mode & 0o777).toBe(0o600);
+    const next = await until('the process of that umask alone', () => residents(env).length === 1 && !residents(env).includes(pid) && residents(env)[0]);
+    // Another variable: the same.
     expect((await build(content, out, { ...env, BUILD_ID: 'job-2' })).code).toBe(0);
-    await until('one process left', () => residents(env).length === 1 && !residents(env).includes(first));
+    await until('one process left', () => residents(env).length === 1 && !residents(env).includes(next));
   });
 
   it('[R-INC-1] a record it could not write is said by the next build of that folder, as the build itself says it', async () => {
