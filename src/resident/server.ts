@@ -1,22 +1,27 @@
 /**
  * The resident build process: `site build` run again and again in one warm process.
  *
- * A one-shot `site build` spends most of a small rebuild starting up: Node itself (~70 ms here),
- * the CLI bundle, and every function of the build running cold for the first time. The build's
- * own logic does not need a resident process: it vouches for what changed by stamping every input
- * and output file, as it does in a fresh process (output/carry.ts). So this process keeps nothing
- * from one build to the next but its loaded, compiled code: each request runs the very `main()`
- * a one-shot build runs, with the client's arguments, and the client prints what it printed.
- * Correctness is the one-shot build's; only its start-up is saved.
+ * A one-shot `site build` spends more than a third of a small rebuild starting up: Node itself
+ * (~65 ms here), the CLI bundle, and every function of the build running cold for the first time.
+ * The build's own logic does not need a resident process: it vouches for what changed by stamping
+ * every input and output file, as it does in a fresh process (output/carry.ts). So this process
+ * keeps nothing from one build to the next but its loaded, compiled code (and the build record it
+ * wrote, read again when the file changed): each request runs the very `main()` a one-shot build
+ * runs, with the client's arguments, and the client prints what it printed. Correctness is the
+ * one-shot build's; only its start-up is saved.
  *
- * bin/resident.js is the client: it finds this process by a socket named after the CLI bundle,
- * the working folder and the environment, and starts it after a build that found none. One request
- * at a time; each holds the output folder's lock as any build does. The process leaves after
- * `idleMs` without a request, when its socket is taken away, and after a request that failed in
- * a way no build reports (its state is then unknown).
+ * bin/resident.js is the client: it finds this process by a socket named after the working
+ * folder, the user, the environment and the CLI bundle, and starts it after a build that found
+ * none. One request at a time; each holds the output folder's lock as any build does. The process
+ * leaves after `idleMs` without a request, on SIGTERM between builds, when a newer process of its
+ * family sends it away, when its socket is taken away, and after a request that failed in a way no
+ * build reports (its state is then unknown). What it does with the packages the templates load:
+ * src/resident/modules.ts.
  *
- * Protocol: one JSON object per line. Client: `{ argv, tty: { out, err }, columns }`, then
- * `{ signal }` if it is stopped. Server: `{ out }` and `{ err }` chunks, then `{ exit }`.
+ * Protocol: one JSON object per line. Client: `{ argv, env, tty: { out, err }, columns }`, then
+ * `{ signal }` if it is stopped; a newer process: `{ leave: true }`. Server: `{ accepted }`, then
+ * `{ out }` and `{ err }` chunks, then `{ exit }`; or `{ busy }` (building another) or `{ retry }`
+ * (it cannot serve this build): the client builds in its own process.
  */
 import net from 'node:net';
 import { chmodSync, readdirSync, statSync, unlinkSync } from 'node:fs';
