@@ -18,13 +18,15 @@ const IDLE_S = 30 * 60;
 /** The longest idle time (a week): a timer holds at most 2^31 - 1 ms. */
 const MAX_IDLE_S = 7 * 24 * 3600;
 /** Variables a shell changes from one command to the next: they do not make another process. */
-// (SITE_RESIDENT only says whether to use one.)
-const VOLATILE = new Set(['_', 'OLDPWD', 'PWD', 'SHLVL', 'COLUMNS', 'LINES', 'SITE_CLI_BUNDLE', 'SITE_RESIDENT']);
+// (SITE_RESIDENT and SITE_RESIDENT_ACCEPT_MS are the client's own.)
+const VOLATILE = new Set(['_', 'OLDPWD', 'PWD', 'SHLVL', 'COLUMNS', 'LINES', 'SITE_CLI_BUNDLE', 'SITE_RESIDENT', 'SITE_RESIDENT_ACCEPT_MS']);
 /** Variables that may change from one build to the next: sent with each build and set for it, not part of the process's name. */
 export const PER_BUILD = ['SOURCE_DATE_EPOCH'];
 const OFF = new Set(['off', '0', 'false', 'no']);
 /** How long a stopped client waits for the resident process to stop its build before it leaves anyway. */
 const STOP_WAIT_MS = 3000;
+/** How long the client waits for the resident process to take its build (it answers at once when it can). */
+const ACCEPT_WAIT_MS = Number(process.env.SITE_RESIDENT_ACCEPT_MS) || 5000;
 
 /**
  * This user's private folder for the sockets: `$XDG_RUNTIME_DIR/site`, else `<tmp>/site-<uid>`,
@@ -120,10 +122,17 @@ export function viaResident(socket) {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // A process that takes no build (stopped before it accepted): this one builds it instead.
+    let unanswered;
     conn.on('connect', () => {
       connected = true;
+      unanswered = setTimeout(() => {
+        process.stderr.write('site build: the resident build process does not answer; building in this process.\n');
+        conn.destroy();
+      }, ACCEPT_WAIT_MS);
       const tty = { out: Boolean(process.stdout.isTTY), err: Boolean(process.stderr.isTTY) };
-      const env = Object.fromEntries(PER_BUILD.map((k) => [k, process.env[k]]));
+      // (null for an unset one: the resident process unsets it for this build.)
+      const env = Object.fromEntries(PER_BUILD.map((k) => [k, process.env[k] ?? null]));
       conn.write(`${JSON.stringify({ argv: process.argv, env, tty, columns: process.stdout.columns ?? process.stderr.columns })}\n`);
     });
     let scanned = 0;
@@ -140,12 +149,16 @@ export function viaResident(socket) {
         else if (msg.exit !== undefined) exit = msg.exit;
         else if (msg.busy) busy = true;
         else if (msg.retry) retry = true;
-        else if (msg.accepted) received = true;
+        else if (msg.accepted) {
+          received = true;
+          clearTimeout(unanswered);
+        }
       }
       scanned = buffered.length;
     });
     conn.on('error', () => undefined);
     conn.on('close', () => {
+      clearTimeout(unanswered);
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       if (exit !== undefined) resolve(exit);

@@ -63,7 +63,8 @@ if (isMainThread && process.argv[2] === 'build') {
     // (A bundle not made yet has no process: this build makes it, then starts one.)
     const answer = existsSync(file) ? await resident.viaResident(socket) : { start: true };
     if (typeof answer === 'number') served = answer;
-    else if (answer.start) startAfter = () => resident.startResident(socket, fileURLToPath(import.meta.url), dir);
+    // (Unless the one it reached left saying the site's builds are better in their own processes.)
+    else if (answer.start) startAfter = () => resident.residentSocket(dir) && resident.startResident(socket, fileURLToPath(import.meta.url), dir);
   }
 }
 

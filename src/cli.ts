@@ -39,6 +39,10 @@ export async function resident(socket: string, started: typeof runtime & { resid
   const { changedModule, dropTemplatePackages, moduleStamps } = await import('./resident/modules.ts');
   const { requiredByTemplates } = await import('./render/templates.ts');
   let modules: Map<string, string> | undefined;
+  // What the process was listening to and waiting on before the last build (counted once it settled).
+  const listeners = () => new Map(process.eventNames().map((n) => [n, process.listenerCount(n)]));
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  let before: { listeners: Map<string | symbol, number>; timers: number } | undefined;
   const run = async (argv: string[]): Promise<number | 'retire' | { exit: number }> => {
     await state.settling;
     // A package it kept changed on disk: a process of its own loads it afresh.
@@ -47,6 +51,14 @@ export async function resident(socket: string, started: typeof runtime & { resid
       console.error(`site build: ${changed} changed since the resident build process loaded it; building in this process.`);
       return 'retire';
     }
+    // The last build left process listeners or timers behind (a package of the templates that sets
+    // them when loaded): each build would add more. Its builds run in their own processes.
+    const left = before && ([...listeners()].some(([n, c]) => c > (before!.listeners.get(n) ?? 0)) || timers() > before.timers);
+    if (left) {
+      writeOff('The templates (or a package they require) leave process listeners or timers behind after a build.');
+      return 'retire';
+    }
+    before = { listeners: listeners(), timers: timers() };
     let exit: number;
     let fixed: string[] = [];
     try {
@@ -59,12 +71,16 @@ export async function resident(socket: string, started: typeof runtime & { resid
     if (!fixed.length) return exit;
     // One that cannot be loaded again: this build was its first load (right), the next would not
     // be. This process leaves, and says so to the next builds for a while (bin/resident.js).
+    writeOff(`The templates require ${fixed.join(', ')}, which a process cannot load again (an ES module or a native addon).`);
+    return { exit };
+  };
+  /** Why the site's builds run in their own processes for a while (bin/resident.js reads it). */
+  const writeOff = (why: string) => {
     try {
-      writeFileSync(`${socket}.off`, `The templates require ${fixed.join(', ')}, which a process cannot load again (an ES module or a native addon).\n`);
+      writeFileSync(`${socket}.off`, `${why}\n`);
     } catch {
       // the next build starts one again, which leaves again
     }
-    return { exit };
   };
   await serveResident(socket, run, state.idleMs, started.served);
   await state.settling;

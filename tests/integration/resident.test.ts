@@ -342,6 +342,30 @@ require('module').syncBuiltinESMExports();
     expect(residents(env)).toEqual([]);
   });
 
+  it('[R-INC-2] templates that leave process listeners or timers behind: their builds run in processes of their own after the first', async () => {
+    const { content, out } = fresh({ english: true });
+    const templates = ownTemplates(content);
+    const pkg = path.join(path.dirname(content), 'node_modules', 'ticker');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(path.join(pkg, 'package.json'), '{"name":"ticker","main":"index.js"}');
+    writeFileSync(path.join(pkg, 'index.js'), 'setInterval(() => {}, 1e6).unref(); process.on("exit", () => {}); module.exports = { tick: "t" };');
+    const footer = path.join(templates, 'components', 'Footer.tsx');
+    writeFileSync(footer, `import { tick } from 'ticker';\n${readFileSync(footer, 'utf8').replace('<footer className="site-footer"', '<footer data-tick={tick} className="site-footer"')}`);
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nOne.\n');
+    expect(builtBy(await build(content, out, env))).toBe(pid);
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nTwo.\n');
+    const r = await build(content, out, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(builtBy(r)).toBeUndefined();
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
+    await until('it to leave', () => residents(env).length === 0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(residents(env)).toEqual([]);
+  });
+
   it("[R-INC-2] a package of the generator's changed on disk: the next build runs in a process of its own", async () => {
     const { content, out } = fresh({ english: true });
     const env = residentEnv();
@@ -382,7 +406,7 @@ require('module').syncBuiltinESMExports();
     expect(line).toBe(`Ω${'κόσμε→'.repeat(20000)}`);
   });
 
-  it('[R-INC-2] Ctrl-C while it does not answer (stopped): the client leaves after a few seconds', async () => {
+  it('[R-INC-2] while it does not answer (stopped): Ctrl-C leaves after a few seconds, and a build runs in its own process', async () => {
     const { content, out } = fresh({ english: true });
     const env = residentEnv();
     expect((await build(content, out, env)).code).toBe(0);
@@ -397,6 +421,13 @@ require('module').syncBuiltinESMExports();
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stderr).toContain('the resident build process does not answer; stopped waiting for it');
+      // A build while it does not answer: built in its own process once it has not taken it (1 s here, 5 s by default).
+      edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nBuilt while it was stopped.\n');
+      const r = await build(content, out, { ...env, SITE_RESIDENT_ACCEPT_MS: '1000' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('the resident build process does not answer; building in this process');
+      expect(builtBy(r)).toBeUndefined();
+      expect(await differencesFromCold(content, out)).toEqual([]);
     } finally {
       process.kill(pid, 'SIGCONT');
     }

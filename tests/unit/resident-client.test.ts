@@ -4,11 +4,12 @@
  */
 import { chmodSync, mkdirSync, mkdtempSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript, loaded by bin/site.js before the CLI bundle
-import { idleMs, residentSocket } from '../../bin/resident.js';
+import { idleMs, residentSocket, viaResident } from '../../bin/resident.js';
 import { dropTemplatePackages } from '../../src/resident/modules.ts';
 
 const base = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', XDG_RUNTIME_DIR: mkdtempSync(path.join(os.tmpdir(), 'xdg-')), ...extra });
@@ -86,6 +87,31 @@ describe('[R-INC-2] the resident build process client', () => {
     // Afresh, with the module it loaded: its count starts again.
     expect((req('counter') as () => number)()).toBe(1);
     expect((req('esm-counter') as { count(): number }).count()).toBe(2);
+  });
+
+  it('sends each build its SOURCE_DATE_EPOCH, or null when unset (the resident process then unsets it for that build)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sock-'));
+    const socket = path.join(dir, 's.sock');
+    const requests: Record<string, unknown>[] = [];
+    const server = net.createServer((conn) => {
+      conn.once('data', (chunk) => {
+        requests.push(JSON.parse(chunk.toString().split('\n')[0]!) as Record<string, unknown>);
+        conn.end(`${JSON.stringify({ accepted: true })}\n${JSON.stringify({ exit: 0 })}\n`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(socket, r));
+    const saved = process.env.SOURCE_DATE_EPOCH;
+    try {
+      process.env.SOURCE_DATE_EPOCH = '1790000000';
+      expect(await viaResident(socket)).toBe(0);
+      delete process.env.SOURCE_DATE_EPOCH;
+      expect(await viaResident(socket)).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.SOURCE_DATE_EPOCH;
+      else process.env.SOURCE_DATE_EPOCH = saved;
+      server.close();
+    }
+    expect(requests.map((r) => r.env)).toEqual([{ SOURCE_DATE_EPOCH: '1790000000' }, { SOURCE_DATE_EPOCH: null }]);
   });
 
   it('waits 30 minutes by default, SITE_RESIDENT_IDLE_S otherwise, a week at most (a timer holds 2^31 - 1 ms)', () => {
