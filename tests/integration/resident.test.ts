@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { differencesFromCold, fresh, ownTemplates, snapshot, summary } from '../helpers/incremental.ts';
-import { edit, EPOCH, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+import { edit, EPOCH, ROOT, runCli, runMain, tmpDir, type CliResult } from '../helpers/site.ts';
 
 const tests: string[] = [];
 /** An environment of its own for one test's builds: resident processes are told apart by their environment. */
@@ -95,7 +95,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
-  it('[R-INC-2] nothing changed, then a build in a process of its own in between (a deploy job): it builds on the record that build wrote, not on its own', async () => {
+  it('[R-INC-2] nothing changed: said by it, as a build of its own says it', async () => {
     const { content, out } = fresh({ english: true });
     const env = residentEnv();
     expect((await build(content, out, env)).code).toBe(0);
@@ -104,11 +104,19 @@ describe('[R-INC-2] site build through the resident build process', () => {
     expect(same.code, same.stderr).toBe(0);
     expect(same.stdout).toMatch(/^Nothing changed since the last build/);
     expect(builtBy(same)).toBe(pid);
+  });
+
+  it('[R-INC-2] a build in a process of its own in between (a deploy job): it builds on the record that build wrote, not on its own', async () => {
+    const { content, out } = fresh({ english: true });
+    const env = residentEnv();
+    expect((await build(content, out, env)).code).toBe(0);
+    const pid = await listening(env);
     // (A build that writes its record: the one it keeps in memory.)
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nBuilt by the resident process.\n');
     expect(builtBy(await build(content, out, env))).toBe(pid);
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited by a build of its own.\n');
-    const alone = await build(content, out, { ...env, SITE_RESIDENT: 'off' });
+    // The CLI's own entry in this process: a build of its own, without starting one.
+    const alone = await runMain(['build', '--content', content, '--out', out], { ...env, SITE_RESIDENT: 'off' });
     expect(alone.code, alone.stderr).toBe(0);
     expect(builtBy(alone)).toBeUndefined();
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nAnd again by the resident process.\n');
