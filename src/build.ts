@@ -2,6 +2,7 @@
  * The build, one straight line: load → check → route → assets → render → write → swap.
  * Each stage's failure says which stage it came from; a failed build never touches `dist/`.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
@@ -28,7 +29,7 @@ import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, OutputWriteError, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, readRecord, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, outsideInputs, outsideInputsHold, readRecord, recordedCodeKey, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
@@ -55,6 +56,8 @@ export interface BuildCache {
   templates?: TemplateModule;
   /** The site's model (templates/model/): reloaded with the templates. */
   model?: SiteModel;
+  /** The files esbuild read for the model (`CompiledTemplates.inputs`). */
+  modelInputs?: string[];
   bundled?: BundledAssets;
   images?: ProcessedImages;
   /** Watch: what has not changed since the last load (content/load.ts LoadOptions.unchanged). */
@@ -167,7 +170,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || (config.strict && d.severity === 'warning')));
   };
   // Builds without a record (in memory: tests, `site check`) key their compiled code the same way.
-  const compiling = compileCode(config, cache, record?.stamps.compiled ?? (cache ? undefined : (await codeInputs(config)).compiled));
+  const compiling = compileCode(config, cache, record?.stamps.compiled ?? (cache ? undefined : (await codeInputs(config)).compiled), record?.stamps.outside);
 
   const model = await compiling.model.catch((err: unknown) => {
     if (err instanceof BuildError) for (const d of err.diagnostics) diags.add(d);
@@ -226,7 +229,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // The record and caches: awaited here, or (the resident process) once the summary is out.
   const finish = async (): Promise<string | undefined> => {
     let unrecorded: string | undefined;
-    if (record && plan && writer instanceof DiskWriter) unrecorded = await recordBuild(config, record, plan, writer, stats, diags, posts, site.today);
+    if (record && plan && writer instanceof DiskWriter) unrecorded = await recordBuild(config, record, plan, writer, stats, diags, posts, site.today, await compiling.extras);
     if (writer instanceof DiskWriter) await writer.settled();
     return unrecorded;
   };
@@ -239,13 +242,15 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 }
 
 /** Write the build's record and reads (what the next build carries over by) and the kept caches; a message if the record could not be written. */
-async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; last?: BuildRecord }, plan: RoutePlan, writer: DiskWriter, stats: BuildStats, diags: Diagnostics, posts: ReturnType<typeof postCache.read> | undefined, today: string): Promise<string | undefined> {
+async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; last?: BuildRecord }, plan: RoutePlan, writer: DiskWriter, stats: BuildStats, diags: Diagnostics, posts: ReturnType<typeof postCache.read> | undefined, today: string, extras: Record<string, string> | undefined): Promise<string | undefined> {
   const { stamps } = record;
   // Before the record: a kill between the two leaves reads of another build, which are ignored.
   if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId, (id, made) => plan.keyer.piece(id, made))).catch(() => undefined);
   const unrecorded = await writeRecord(config, {
     key: stamps.key,
-    code: stamps.code,
+    // By the outside inputs this build's code was made from (its list may differ from the last one's).
+    code: extras ? recordedCodeKey(stamps, extras) : stamps.code,
+    ...(extras && Object.keys(extras).length && { codeExtras: extras }),
     compiled: stamps.compiled,
     codeStamps: stamps.codeStamps,
     content: stamps.content,
@@ -438,32 +443,47 @@ interface Compiling {
   templates: Promise<TemplateModule>;
   model: Promise<SiteModel>;
   bundled: Promise<BundledAssets>;
+  /** The files outside the stamped folders the code was made from (carry.ts `outsideInputs`); none for a watch session's. */
+  extras: Promise<Record<string, string> | undefined>;
 }
 
 /**
  * Templates and the client script compile in esbuild's own process while this thread loads the
  * content (awaited by the assets stage; their errors are reported there, never unhandled). A
  * one-shot build takes them from the last build's compiled code when the templates, client,
- * generator and options are unchanged (`codeKey`): no esbuild run at all.
+ * generator and options are unchanged (`codeKey`) and so are the files they import from elsewhere
+ * (`extras`): no esbuild run at all.
  */
-function compileCode(config: BuildConfig, cache: BuildCache | undefined, codeKey?: string): Compiling {
+function compileCode(config: BuildConfig, cache: BuildCache | undefined, codeKey?: string, outside?: Readonly<Record<string, string>>): Compiling {
   const file = codeKey && !cache ? path.join(config.cacheDir, `code-${codeKey.slice(0, 16)}.v8`) : undefined;
   const kept = file ? readCompiled(file) : undefined;
   if (kept) touch(file!); // in use: kept by the pruning of older entries
+  const started = Date.now();
   const model = cache?.model ? Promise.resolve(cache.model) : kept ? Promise.resolve(kept.model) : compileModel(config.templatesDir);
   const templates = cache?.templates ? Promise.resolve(cache.templates.compiled) : kept ? Promise.resolve(kept.templates) : compileTemplates(config.templatesDir);
   const bundled = cache?.bundled ? Promise.resolve(cache.bundled) : kept ? Promise.resolve(kept.bundled) : bundleAssets(config.clientDir, config.templatesDir);
-  // One-shot builds keep V8's code cache of the evaluated templates and model beside the compiled code.
-  const v8 = (part: string) => (codeKey && !cache ? path.join(config.cacheDir, `v8-${codeKey.slice(0, 16)}-${part}.bin`) : undefined);
+  // One-shot builds keep V8's code cache of the evaluated templates and model, named by the code's
+  // own hash: V8 checks a cache against its source's length only.
+  const v8 = (part: string, code: string) => (codeKey && !cache ? path.join(config.cacheDir, `v8-${createHash('sha256').update(code).digest('hex').slice(0, 16)}-${part}.bin`) : undefined);
   const compiling = {
-    model: cache?.model ? Promise.resolve(cache.model) : (model as Promise<CompiledTemplates | undefined>).then((m) => evaluateModel(m, v8('model'))),
-    templates: cache?.templates ? Promise.resolve(cache.templates) : (templates as Promise<CompiledTemplates>).then((t) => evaluateTemplates(t, v8('templates'))),
+    model: cache?.model
+      ? Promise.resolve(cache.model)
+      : (model as Promise<CompiledTemplates | undefined>).then((m) => {
+          if (cache) cache.modelInputs = m?.inputs;
+          return evaluateModel(m, m && v8('model', m.code));
+        }),
+    templates: cache?.templates ? Promise.resolve(cache.templates) : (templates as Promise<CompiledTemplates>).then((t) => evaluateTemplates(t, v8('templates', t.code))),
     bundled,
+    extras: cache
+      ? Promise.resolve(undefined)
+      : kept
+        ? Promise.resolve(kept.extras)
+        : Promise.all([model, templates, bundled]).then(([m, t, b]) => outsideInputs(config, [...((m as CompiledTemplates | undefined)?.inputs ?? []), ...((t as CompiledTemplates).inputs ?? []), ...(b.inputs ?? [])], started, outside)),
   };
   for (const p of Object.values(compiling)) p.catch(() => undefined);
   if (file && !kept)
-    Promise.all([model, templates, bundled])
-      .then(([m, t, b]) => writeCompiled(file, { model: m as CompiledTemplates | undefined, templates: t as CompiledTemplates, bundled: b }))
+    Promise.all([model, templates, bundled, compiling.extras])
+      .then(([m, t, b, extras]) => writeCompiled(file, { model: m as CompiledTemplates | undefined, templates: t as CompiledTemplates, bundled: b, extras: extras! }))
       .catch(() => undefined);
   return compiling;
 }
@@ -472,6 +492,7 @@ interface CompiledCode {
   model: CompiledTemplates | undefined;
   templates: CompiledTemplates;
   bundled: BundledAssets;
+  extras: Record<string, string>;
 }
 
 function touch(file: string): void {
@@ -483,15 +504,19 @@ function touch(file: string): void {
   }
 }
 
-/** The kept compiled code; none when absent, unreadable or not of this shape (then everything compiles again). */
+/**
+ * The kept compiled code; none when absent, unreadable, not of this shape, or made from a file
+ * outside the stamped folders that changed since (then everything compiles again).
+ */
 function readCompiled(file: string): CompiledCode | undefined {
   try {
     const kept = deserialize(readFileSync(file)) as Partial<CompiledCode> | undefined;
     const compiled = (c: unknown) => typeof (c as CompiledTemplates)?.code === 'string' && typeof (c as CompiledTemplates).entry === 'string';
     const b = kept?.bundled;
     const ok = compiled(kept?.templates) && (kept!.model === undefined || compiled(kept!.model)) && typeof b?.js === 'string' && typeof b.cssText === 'string' && Array.isArray(b.files);
+    if (!ok || typeof kept!.extras !== 'object' || kept!.extras === null || !outsideInputsHold(kept!.extras)) return undefined;
     // A site with a model always had it compiled: a kept entry without one is not this site's.
-    return ok && (kept!.model !== undefined || !existsSync(path.join(path.dirname(kept!.templates!.entry), MODEL_ENTRY))) ? (kept as CompiledCode) : undefined;
+    return kept!.model !== undefined || !existsSync(path.join(path.dirname(kept!.templates!.entry), MODEL_ENTRY)) ? (kept as CompiledCode) : undefined;
   } catch {
     return undefined;
   }

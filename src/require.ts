@@ -4,6 +4,7 @@
  * cost every `site` command 40-50 ms of start-up (measured on the 2-core machine).
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 export const requireCjs = createRequire(import.meta.url);
 
@@ -14,4 +15,14 @@ let esbuildModule: typeof import('esbuild') | undefined;
  */
 export function esbuild(): typeof import('esbuild') {
   return (esbuildModule ??= requireCjs('esbuild') as typeof import('esbuild'));
+}
+
+/**
+ * The files an esbuild run read, from its metafile: absolute paths (esbuild names them relative to
+ * the working folder it ran in; inputs of other namespaces, which are not files, are left out).
+ */
+export function metafileInputs(metafile: import('esbuild').Metafile | undefined): string[] {
+  return Object.keys(metafile?.inputs ?? {})
+    .filter((f) => !/^[a-z-]+:/.test(f))
+    .map((f) => path.resolve(f));
 }

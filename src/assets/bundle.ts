@@ -6,7 +6,7 @@ import path from 'node:path';
 import { BuildError } from '../diagnostics.ts';
 import { contentHash, hashedName } from '../hash.ts';
 import { dropStale, writeFileAtomic } from '../files.ts';
-import { esbuild, requireCjs } from '../require.ts';
+import { esbuild, metafileInputs, requireCjs } from '../require.ts';
 
 /** One output file of the build: its path under the output root and its bytes. */
 export interface OutputFile {
@@ -30,6 +30,8 @@ export interface BundledAssets {
   firstScreen?: FirstScreenStyles;
   /** The hash of every inline stylesheet, in this order: the one policy names them all. */
   styleHashes: string[];
+  /** Every file esbuild read for these bundles (absolute paths; see CompiledTemplates.inputs). */
+  inputs?: string[];
   noscriptCss: string;
   /** The pre-paint boot (`client/boot.ts`, when there is one): inlined in every page's head, allowed by its hash. */
   boot?: { text: string; hash: string };
@@ -51,13 +53,16 @@ const esbuildVersion = () => (requireCjs('esbuild/package.json') as { version: s
 
 const BASE_OPTIONS: BuildOptions = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' };
 
-async function bundleOne(entry: string, options: BuildOptions, label: string): Promise<string> {
+/** One bundle's text; `inputs` gets every file esbuild read for it. */
+async function bundleOne(entry: string, options: BuildOptions, label: string, inputs?: Set<string>): Promise<string> {
   try {
     const result = await esbuild().build({
       entryPoints: [entry],
       ...BASE_OPTIONS,
       ...options,
+      metafile: true,
     });
+    for (const f of metafileInputs(result.metafile)) inputs?.add(f);
     return result.outputFiles![0]!.text;
   } catch (err) {
     const errors = (err as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
@@ -74,7 +79,7 @@ export async function bundleServiceWorker(clientDir: string, precache: readonly 
   const version = createHash('sha256').update(JSON.stringify([precache, offline]));
   for (const bytes of cachedBytes) version.update(contentHash(bytes));
   const cache = `site-${version.digest('hex').slice(0, 10)}`;
-  // sw.ts imports nothing: its text and these values are all the bundle is made of. A watch
+  // While sw.ts imports nothing, its text and these values are all the bundle is made of. A watch
   // session's rebuilds mostly ask for the same one again (an esbuild round trip saved).
   const entry = path.join(clientDir, 'sw.ts');
   const options: BuildOptions = {
@@ -90,8 +95,13 @@ export async function bundleServiceWorker(clientDir: string, precache: readonly 
   // and bundling it (starting esbuild's process) cost it ~25 ms.
   const kept = cacheDir && path.join(cacheDir, `sw-${createHash('sha256').update(memoKey).digest('hex').slice(0, 16)}.js`);
   const keptCode = kept ? readKept(kept) : undefined;
-  const code = keptCode ?? (await bundleOne(entry, options, 'client'));
-  if (kept && keptCode === undefined) keep(kept, code);
+  const inputs = new Set<string>();
+  const code = keptCode ?? (await bundleOne(entry, options, 'client', inputs));
+  // Kept and remembered by sw.ts's own text: only while it imports nothing (what it imports is
+  // named in that text, so the same text imports nothing again).
+  const alone = keptCode !== undefined || (inputs.size === 1 && inputs.has(path.resolve(entry)));
+  if (kept && keptCode === undefined && alone) keep(kept, code);
+  if (!alone) return { file: 'sw.js', content: code };
   lastWorker = { key: memoKey, file: { file: 'sw.js', content: code } };
   return lastWorker.file;
 }
@@ -126,15 +136,16 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
   const style: BuildOptions = { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] };
   const firstScreenEntry = path.join(templatesDir, 'styles', 'first-screen.css');
   const bootEntry = path.join(clientDir, 'boot.ts');
+  const inputs = new Set<string>();
   const [js, forward, css, noscriptCss, firstScreenCss, bootJs] = await Promise.all([
-    bundleOne(path.join(clientDir, 'main.ts'), script, 'client'),
-    bundleOne(path.join(clientDir, 'forward.ts'), script, 'client'),
-    bundleOne(path.join(templatesDir, 'styles', 'site.css'), style, 'styles'),
-    bundleOne(path.join(templatesDir, 'styles', 'noscript.css'), style, 'styles'),
-    existsSync(firstScreenEntry) ? bundleOne(firstScreenEntry, style, 'styles') : undefined,
+    bundleOne(path.join(clientDir, 'main.ts'), script, 'client', inputs),
+    bundleOne(path.join(clientDir, 'forward.ts'), script, 'client', inputs),
+    bundleOne(path.join(templatesDir, 'styles', 'site.css'), style, 'styles', inputs),
+    bundleOne(path.join(templatesDir, 'styles', 'noscript.css'), style, 'styles', inputs),
+    existsSync(firstScreenEntry) ? bundleOne(firstScreenEntry, style, 'styles', inputs) : undefined,
     // No trailing newline: the text is inlined as it is hashed.
     // No "use strict" prologue (esbuild adds one for a strict tsconfig): 13 of the boot's 1,024 bytes.
-    existsSync(bootEntry) ? bundleOne(bootEntry, { ...script, tsconfigRaw: { compilerOptions: { alwaysStrict: false } } }, 'client').then((text) => text.trim()) : undefined,
+    existsSync(bootEntry) ? bundleOne(bootEntry, { ...script, tsconfigRaw: { compilerOptions: { alwaysStrict: false } } }, 'client', inputs).then((text) => text.trim()) : undefined,
   ]);
   if (bootJs !== undefined && Buffer.byteLength(bootJs) > BOOT_LIMIT)
     throw new BuildError('client', [{ severity: 'error', code: 'boot-size', file: 'client/boot.ts', message: `the pre-paint boot is ${Buffer.byteLength(bootJs)} bytes minified, over the ${BOOT_LIMIT} bytes it may be (decisions.md): it is inlined in every page` }]);
@@ -161,5 +172,6 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
     noscriptCss: `/${files[2]!.file}`,
     ...(bootJs !== undefined && { boot: { text: bootJs, hash: sha256(bootJs) } }),
     jsBytes: gzipSync(js).length,
+    inputs: [...inputs],
   };
 }

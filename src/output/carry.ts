@@ -29,6 +29,8 @@ export interface BuildRecord {
   /** A hash of the content files' inodes and change times (`InputStamps.ids`): "nothing changed" needs it unchanged too. */
   idsKey?: string;
   codeStamps?: Record<string, string>;
+  /** The files the compiled code was made from outside the folders stamped anyway (`outsideInputs`), by content hash. */
+  codeExtras?: Record<string, string>;
   /** Each route's input key by output file (routes/inputs.ts), and the key of the assets every page links. */
   routes?: Record<string, string>;
   assets?: string;
@@ -67,6 +69,10 @@ export interface InputStamps {
   key: string;
   /** Everything but the content folder: templates, client, generator, lock file and options. */
   code: string;
+  /** `code` without the outside inputs (`recordedCodeKey`). Not recorded. */
+  codeBase: string;
+  /** The recorded build's outside inputs (`outsideInputs`) by their content now, before anything compiles. Not recorded. */
+  outside?: Readonly<Record<string, string>>;
   /** Each content file's stamp, by content-relative path (what changed, for the summary). */
   content: Record<string, string>;
   /** Stamps of templates, client and generator files that carry a content hash (modified just before). */
@@ -93,7 +99,7 @@ export interface InputStamps {
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
-  const { code: codeKey, kept, codeStamps, compiled } = await codeInputs(config, before);
+  const { code: codeKey, codeBase, outside, kept, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
   const ids: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
@@ -105,7 +111,7 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
     idsKey.update(`${f}\0${ids[f]}\n`);
   }
   const idsDigest = idsKey.digest('hex');
-  return { key: key.update(idsDigest).digest('hex'), code: codeKey, kept, codeStamps, compiled, content, listings, ids, idsKey: idsDigest };
+  return { key: key.update(idsDigest).digest('hex'), code: codeKey, codeBase, ...(outside && { outside }), kept, codeStamps, compiled, content, listings, ids, idsKey: idsDigest };
 }
 
 /**
@@ -113,7 +119,7 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
  * generator, lock file and options. Builds without a record (in memory) use it too, to take their
  * compiled templates, model and client script from the last build of the same code.
  */
-export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'kept' | 'codeStamps' | 'compiled'>> {
+export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'codeBase' | 'outside' | 'kept' | 'codeStamps' | 'compiled'>> {
   // What compiles (templates, client, generator): the compiled code's key; then the options and the content folder.
   // Two keys. `compiled` names the kept compiled code and code caches by every stamp as it is (with
   // its hash while recent), so a key never stands for two contents. `plan` says whether the code
@@ -135,22 +141,88 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
     const racy = prior !== undefined && plain(prior) === plain(s) && !sameStamp(prior, s);
     plan.update(`${name}\0${racy ? s : plain(s)}\n`);
   };
+  const [templates, client, src] = stampedFolders(config);
   for (const [label, dir] of [
-    ['templates', config.templatesDir],
-    ['client', config.clientDir],
-    ['src', path.join(config.projectRoot, 'src')],
+    ['templates', templates!],
+    ['client', client!],
+    ['src', src!],
   ] as const) {
     for (const f of await listFiles(dir)) take(`${label}/${f}`, path.join(dir, f));
   }
   for (const f of ['bin/site.js', 'package-lock.json']) take(f, path.join(config.projectRoot, f));
-  const compiled = code.digest('hex');
+  // What the templates or client import from elsewhere (the recorded build's list), by content:
+  // an edit there renders every page again and compiles again. (A build without a record knows no
+  // list: the kept compiled code checks its own, build.ts readCompiled.)
+  const outside = before?.codeExtras && Object.fromEntries(Object.keys(before.codeExtras).map((f) => [f, fileHash(f)]));
+  const extras = outside ? extrasDigest(outside) : '';
+  const compiled = code.update(extras).digest('hex');
   const options = JSON.stringify({ baseUrl: config.baseUrl, host: config.host, strict: config.strict, drafts: config.drafts, content: config.contentDir });
+  const codeBase = createHash('sha256').update(plan.digest('hex')).update(options).digest('hex');
   return {
-    code: createHash('sha256').update(plan.digest('hex')).update(options).digest('hex'),
+    code: withExtras(codeBase, extras),
+    codeBase,
+    ...(outside && { outside }),
     kept: createHash('sha256').update(compiled).update(options).digest('hex'),
     codeStamps,
     compiled,
   };
+}
+
+/**
+ * The code key to record for a build that compiled (or kept) code made from `extras`: a template
+ * edit that adds an outside import must not make the next build render every page again.
+ */
+export function recordedCodeKey(stamps: Pick<InputStamps, 'codeBase'>, extras: Readonly<Record<string, string>>): string {
+  return withExtras(stamps.codeBase, extrasDigest(extras));
+}
+
+const withExtras = (base: string, extras: string) => (extras ? createHash('sha256').update(base).update(extras).digest('hex') : base);
+
+function extrasDigest(extras: Readonly<Record<string, string>>): string {
+  const names = Object.keys(extras).sort();
+  return names.length ? createHash('sha256').update(JSON.stringify(names.map((f) => [f, extras[f]]))).digest('hex') : '';
+}
+
+/** Where the code key stamps every file: the templates, the client script and the generator's sources. */
+function stampedFolders(config: BuildConfig): string[] {
+  return [config.templatesDir, config.clientDir, path.join(config.projectRoot, 'src')];
+}
+
+/**
+ * The compiled code's other inputs: files esbuild read outside the stamped folders and outside
+ * node_modules (packages count by package-lock.json), a template's `import '../../shared.ts'`.
+ * Each by its content's hash, taken after the compile. The compile may have read an older content
+ * than that: a hash is trusted when the same content was there before the compile started
+ * (`before`, the recorded list's hashes then), or when the file was last modified well before it
+ * started (`since`); else it is '' (no content), and the next build compiles again.
+ */
+export function outsideInputs(config: BuildConfig, inputs: Iterable<string>, since: number, before?: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of outsideFiles(config, inputs)) {
+    const hash = fileHash(f);
+    const settled = (statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < since - RACY_MS;
+    out[f] = before?.[f] === hash || settled ? hash : '';
+  }
+  return out;
+}
+
+/** Of the files esbuild read, those outside the stamped folders and node_modules (a watch session watches them too). */
+export function outsideFiles(config: BuildConfig, inputs: Iterable<string>): string[] {
+  const folders = stampedFolders(config).map((d) => d + path.sep);
+  return [...new Set(inputs)].filter((f) => !folders.some((d) => f.startsWith(d)) && !f.includes(`${path.sep}node_modules${path.sep}`));
+}
+
+/** The outside inputs as `outsideInputs` recorded them: every one still has its content. */
+export function outsideInputsHold(extras: Readonly<Record<string, string>>): boolean {
+  return Object.entries(extras).every(([f, h]) => h !== '' && fileHash(f) === h);
+}
+
+function fileHash(file: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('base64url');
+  } catch {
+    return '-';
+  }
 }
 
 /**
@@ -299,7 +371,7 @@ function isRecord(r: unknown): r is BuildRecord {
   const table = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
   return (
     typeof r === 'object' && r !== null && str(o.key) && opt(o.build, str) && strings(o.files) && Array.isArray(o.diagnostics) && typeof o.stats === 'object' && o.stats !== null &&
-    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.routes, table) && opt(o.metas, table) && opt(o.outputs, table) && opt(o.hostOutputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
+    opt(o.code, str) && opt(o.compiled, str) && opt(o.content, table) && opt(o.idsKey, str) && opt(o.codeStamps, table) && opt(o.codeExtras, table) && opt(o.routes, table) && opt(o.metas, table) && opt(o.outputs, table) && opt(o.hostOutputs, table) && opt(o.assets, str) && opt(o.today, str) && opt(o.readsPosts, strings) && opt(o.missingTexts, (v) => typeof v === 'boolean')
   );
 }
 

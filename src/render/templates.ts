@@ -16,7 +16,7 @@ import { BuildError } from '../diagnostics.ts';
 import type { PageContext } from './context.ts';
 import type { Site, SiteModel } from '../content/model.ts';
 import type { Translate } from '../content/texts.ts';
-import { esbuild } from '../require.ts';
+import { esbuild, metafileInputs } from '../require.ts';
 import { dropStale, writeFileAtomic } from '../files.ts';
 import { projectRoot } from '../project.ts';
 import * as zod from 'zod';
@@ -42,6 +42,8 @@ export interface TemplateModule {
 export interface CompiledTemplates {
   code: string;
   entry: string;
+  /** Every file esbuild read to make it (absolute paths): the build stamps those outside the folders it stamps anyway. */
+  inputs?: string[];
 }
 
 type EsbuildError = { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] };
@@ -54,7 +56,7 @@ export async function loadTemplates(templatesDir: string): Promise<TemplateModul
 /** Bundle the templates (not evaluated: a build may keep the code for its next run). */
 export async function compileTemplates(templatesDir: string): Promise<CompiledTemplates> {
   const entry = path.join(templatesDir, 'index.tsx');
-  return { code: await bundle(entry, templatesDir), entry };
+  return { ...(await bundle(entry, templatesDir)), entry };
 }
 
 /** How templates import the generator's public module (src/api.ts), like Astro's `astro:content`. */
@@ -74,7 +76,7 @@ export async function loadSiteModel(templatesDir: string): Promise<SiteModel> {
 /** The model's bundle (undefined: the site has no model), not evaluated. */
 export async function compileModel(templatesDir: string): Promise<CompiledTemplates | undefined> {
   const entry = path.join(templatesDir, MODEL_ENTRY);
-  return existsSync(entry) ? { code: await bundle(entry, templatesDir), entry } : undefined;
+  return existsSync(entry) ? { ...(await bundle(entry, templatesDir)), entry } : undefined;
 }
 
 /** Evaluate a model bundle (`compileModel`); none: an empty model, generic content only. */
@@ -87,8 +89,7 @@ export function evaluateModel(compiled: CompiledTemplates | undefined, codeCache
   return model;
 }
 
-async function bundle(entry: string, templatesDir: string): Promise<string> {
-  let code: string;
+async function bundle(entry: string, templatesDir: string): Promise<{ code: string; inputs: string[] }> {
   try {
     const result = await esbuild().build({
       entryPoints: [entry],
@@ -106,8 +107,9 @@ async function bundle(entry: string, templatesDir: string): Promise<string> {
       alias: { [API_MODULE]: path.join(projectRoot(), 'src', 'api.ts'), marked: createRequire(path.join(projectRoot(), 'package.json')).resolve('marked') },
       logLevel: 'silent',
       loader: { '.css': 'empty' },
+      metafile: true,
     });
-    code = result.outputFiles[0]!.text;
+    return { code: result.outputFiles[0]!.text, inputs: metafileInputs(result.metafile) };
   } catch (err) {
     const errors = (err as EsbuildError).errors ?? [];
     throw new BuildError(
@@ -125,7 +127,6 @@ async function bundle(entry: string, templatesDir: string): Promise<string> {
         : [{ severity: 'error', code: 'template', message: (err as Error).message }],
     );
   }
-  return code;
 }
 
 /** Evaluate compiled templates (in this thread; page workers call this with the main thread's code). */

@@ -13,6 +13,7 @@ import { InputKeys, readsAfterRender, type PieceInputs } from '../routes/inputs.
 import type { TextList } from '../render/reads.ts';
 import { isPostFile } from '../content/load.ts';
 import { failPoint } from '../output/publish.ts';
+import { outsideFiles } from '../output/carry.ts';
 
 /** Two records of what a piece read: the same texts (or all of them), the list of posts or not. */
 function sameMade(a: PieceInputs, b: PieceInputs): boolean {
@@ -35,6 +36,8 @@ export interface RebuildReport {
   warningList?: string[];
   /** Formatted errors when !ok. */
   error?: string;
+  /** Files the templates, model or client import from outside their folders: the watcher watches them too. */
+  outside?: string[];
 }
 
 export class WatchSession {
@@ -97,6 +100,8 @@ export class WatchSession {
       else if (under(c, this.config.clientDir)) Object.assign(this.cache, { bundled: undefined, templates: undefined });
       else if (under(c, this.config.templatesDir, 'model')) Object.assign(this.cache, { templates: undefined, model: undefined });
       else if (under(c, this.config.templatesDir)) this.cache.templates = undefined;
+      // A file the code imports from elsewhere (RebuildReport.outside): everything compiles again.
+      else if (!roots.some((r) => c === r || under(c, r))) Object.assign(this.cache, { templates: undefined, model: undefined, bundled: undefined });
       if (images(c)) this.cache.images = undefined;
       // Route keys cover content; what every page is made with (templates, styles, script, images) renders them all.
       if (roots.includes(c) || !under(c, contentDir) || images(c)) this.keys = undefined;
@@ -178,6 +183,7 @@ export class WatchSession {
       ms: performance.now() - started,
       warnings: result.diagnostics.filter((d) => d.severity === 'warning').length,
       warningList: result.diagnostics.filter((d) => d.severity !== 'error').map((d) => formatDiagnostic(d)),
+      outside: outsideFiles(this.config, [...(this.cache.templates?.compiled.inputs ?? []), ...(this.cache.modelInputs ?? []), ...(this.cache.bundled?.inputs ?? [])]),
     };
   }
 

@@ -135,11 +135,18 @@ export async function startWatch(config: BuildConfig, opts: WatchOptions): Promi
       server?.setWarnings(list);
     }
     opts.onReport?.(r);
+    // What the code imports from outside its folders is watched as well (as long as the session runs).
+    for (const f of r.outside ?? []) {
+      if (outside.has(f)) continue;
+      outside.add(f);
+      watcher?.add(f);
+    }
     if (r.ok) {
       served = true;
       server?.reload();
     } else server?.setError(r.error);
   };
+  const outside = new Set<string>();
   const pending = new Set<string>();
   /** Modification time of each changed file when a rebuild took it. */
   const taken = new Map<string, number>();

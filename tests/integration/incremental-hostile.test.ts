@@ -170,6 +170,38 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
+  it('a file the templates import from outside templates/ counts as code: an edit to it renders every page again and compiles again, with or without a record of the folder', async () => {
+    const { content, out } = fresh();
+    const project = path.dirname(content);
+    for (const dir of ['templates', 'client']) cpSync(path.join(ROOT, dir), path.join(project, dir), { recursive: true });
+    mkdirSync(path.join(project, 'shared'));
+    const mark = path.join(project, 'shared', 'mark.ts');
+    writeFileSync(mark, "export const mark = 'one';\n");
+    const page = path.join(project, 'templates/pages/NotFound.tsx');
+    const text = readFileSync(page, 'utf8').replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-mark={mark}>');
+    writeFileSync(page, `import { mark } from '../../shared/mark.ts';\n${text}`);
+    // Templates and client an hour old: every build below, with or without a record, keys the kept
+    // compiled code and V8's code cache the same way (by plain stamps, none within the racy window).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const dir of ['templates', 'client']) for (const f of listFiles(path.join(project, dir))) utimesSync(path.join(project, dir, f), hourAgo, hourAgo);
+    const shown = (dir: string) => /data-mark="(\w+)"/.exec(readFileSync(path.join(dir, '404.html'), 'utf8'))?.[1];
+    await ok(build(content, out));
+    expect(shown(out)).toBe('one');
+    // The same length: V8's code cache of the old code must not be taken for the new (it checks the length only).
+    writeFileSync(mark, "export const mark = 'two';\n");
+    expect((await ok(build(content, out))).stdout).toMatch(/rendered every page: the templates, client script, generator or build options changed/);
+    expect(shown(out)).toBe('two');
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    // A folder never built: no record names the file, the kept compiled code checks it itself.
+    writeFileSync(mark, "export const mark = 'six';\n");
+    const other = path.join(project, 'other');
+    await ok(build(content, other));
+    expect(shown(other)).toBe('six');
+    expect((await ok(build(content, out))).stdout).toMatch(/rendered every page/);
+    expect(shown(out)).toBe('six');
+    expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
+  });
+
   it("what editors and file managers leave in the content (.DS_Store, vim's swap file, backups, Thumbs.db, an editor's dot-folder) is not read: the build is the same as without them, and their coming and going is no change", async () => {
     const { content, out } = fresh();
     await ok(build(content, out));

@@ -1,5 +1,5 @@
 /** The service worker's cache version follows the bytes of what it caches, not just asset names. */
-import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { copyContent, edit, EPOCH, htmlFiles, read, SHIPPED_CONTENT, tmpDir, typ
 import { renderSite } from '../helpers/render.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
 import { WatchSession } from '../../src/watch/session.ts';
+import { bundleServiceWorker } from '../../src/assets/bundle.ts';
 
 const site = load(readFileSync(path.join(SHIPPED_CONTENT, 'site.yaml'), 'utf8')) as { contact: { phone: string }; defaultLanguage: string };
 /** A phone number that differs from the shipped one in its last digit. */
@@ -67,4 +68,17 @@ describe('[R-VIS-5] service worker version', () => {
     const cold = await renderSite(content);
     expect(worker()).toBe(sw(cold.out));
   }, 120_000);
+
+  it('a worker that imports a module is bundled again when only that module changed (its own text is not all it is made of)', async () => {
+    const client = path.join(tmpDir(), 'client');
+    const cache = path.join(path.dirname(client), 'cache');
+    mkdirSync(client);
+    writeFileSync(path.join(client, 'sw.ts'), "import { tag } from './tag.ts';\nself.addEventListener('install', () => console.log(tag, __CACHE__, __PRECACHE__, __OFFLINE__));\n");
+    const made = async (tag: string) => {
+      writeFileSync(path.join(client, 'tag.ts'), `export const tag = '${tag}';\n`);
+      return String((await bundleServiceWorker(client, [], {}, [], cache)).content);
+    };
+    expect(await made('first-tag')).toContain('first-tag');
+    expect(await made('other-tag')).toContain('other-tag');
+  });
 });

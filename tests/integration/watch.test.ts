@@ -72,6 +72,11 @@ beforeAll(async () => {
   symlinkSync(path.join(ROOT, 'src'), path.join(dir, 'src'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   mkdirSync(path.join(dir, 'dist'));
+  // A module the templates import from outside templates/ (watched once the first build names it).
+  mkdirSync(path.join(dir, 'shared'));
+  writeFileSync(path.join(dir, 'shared', 'mark.ts'), "export const mark = 'first';\n");
+  const notFound = path.join(dir, 'templates/pages/NotFound.tsx');
+  writeFileSync(notFound, `import { mark } from '../../shared/mark.ts';\n${readFileSync(notFound, 'utf8').replace('<div className="container narrow">', '<div className="container narrow" data-mark={mark}>')}`);
   child = spawn(
     process.execPath,
     [path.join(ROOT, 'bin/site.js'), 'watch', '--port', '0', '--content', 'content', '--templates', 'templates', '--client', 'client'],
@@ -166,6 +171,13 @@ describe('[R-BUILD-7] site watch', () => {
     await editAndWait('templates/pages/NotFound.tsx', (t) => t.replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-edited="yes">'));
     expect(out('404.html')).toContain('data-edited="yes"');
     expect(out('el/404.html')).toContain('data-edited="yes"');
+  });
+
+  it('an edit to a file the templates import from outside templates/ reloads the templates and re-renders the pages', async () => {
+    expect(out('404.html')).toContain('data-mark="first"');
+    await editAndWait('shared/mark.ts', (t) => t.replace("'first'", "'again'"));
+    expect(out('404.html')).toContain('data-mark="again"');
+    expect(out('el/404.html')).toContain('data-mark="again"');
   });
 
   it('a client edit rebundles the script and the pages point at the new file', async () => {
