@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { residentWanted } from './resident-wanted.js';
 
 /** How long the process waits for the next build before it leaves, unless SITE_RESIDENT_IDLE_S says. */
 const IDLE_S = 30 * 60;
@@ -22,11 +23,10 @@ const MAX_IDLE_S = 7 * 24 * 3600;
 const VOLATILE = new Set(['_', 'OLDPWD', 'PWD', 'SHLVL', 'COLUMNS', 'LINES', 'SITE_CLI_BUNDLE', 'SITE_RESIDENT', 'SITE_RESIDENT_ACCEPT_MS']);
 /** Variables that may change from one build to the next: sent with each build and set for it, not part of the process's name. */
 export const PER_BUILD = ['SOURCE_DATE_EPOCH'];
-const OFF = new Set(['off', '0', 'false', 'no']);
-/** How long a stopped client waits for the resident process to stop its build before it leaves anyway. */
-const STOP_WAIT_MS = 3000;
 /** How long the client waits for the resident process to take its build (it answers at once when it can). */
 const ACCEPT_WAIT_MS = Number(process.env.SITE_RESIDENT_ACCEPT_MS) || 5000;
+/** How long a stopped client waits for the resident process to stop its build before it leaves anyway (no longer than it waits for it to take one). */
+const STOP_WAIT_MS = Math.min(3000, ACCEPT_WAIT_MS);
 
 /**
  * This user's private folder for the sockets: `$XDG_RUNTIME_DIR/site`, else `<tmp>/site-<uid>`,
@@ -65,9 +65,7 @@ function socketFolder(env) {
  * waited; and when the path would be too long for a socket (107 bytes on Linux, 103 on macOS).
  */
 export function residentSocket(bundleDir, env = process.env) {
-  const wanted = (env.SITE_RESIDENT ?? '').toLowerCase();
-  if (process.platform === 'win32' || OFF.has(wanted)) return undefined;
-  if (env.CI && !OFF.has(env.CI.toLowerCase()) && wanted !== 'on') return undefined;
+  if (!residentWanted(env)) return undefined;
   const dir = socketFolder(env);
   if (!dir) return undefined;
   const umask = process.umask(0o022);
@@ -117,6 +115,8 @@ export function viaResident(socket) {
         return connected ? leave() : conn.destroy();
       }
       stopped = signal;
+      // (A build stopped before it was taken is not built here either.)
+      clearTimeout(unanswered);
       conn.write(`${JSON.stringify({ signal })}\n`);
       setTimeout(leave, STOP_WAIT_MS).unref();
     };

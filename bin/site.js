@@ -56,8 +56,8 @@ const file = path.join(dir, 'cli.cjs');
 // starts one for the next build (bin/resident.js).
 let served;
 let startAfter;
-// (Not even loaded when turned off: a build in its own process pays nothing for it.)
-if (isMainThread && process.argv[2] === 'build' && !/^(off|0|false|no)$/i.test(process.env.SITE_RESIDENT ?? '')) {
+// (Not even loaded when turned off or in CI: a build in its own process pays nothing for it.)
+if (isMainThread && process.argv[2] === 'build' && (await import('./resident-wanted.js')).residentWanted()) {
   const resident = await import('./resident.js');
   const socket = resident.residentSocket(dir);
   if (socket) {

@@ -6,14 +6,15 @@
  * leaves when idle; killed between or in the middle of builds, the next build runs in its own
  * process; Ctrl-C on its client stops the build as it would stop a build of its own.
  *
- * Each test gives its builds an environment of their own (RESIDENT_TEST), so each has its own
- * resident process, found by that variable and stopped when the test ends.
+ * A test that stops, kills or replaces its resident process gives its builds an environment of
+ * their own (RESIDENT_TEST), so it has its own, found by that variable and stopped when the test
+ * ends; the others share one (`sharedResident`).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { differencesFromCold, fresh, ownTemplates, snapshot, summary } from '../helpers/incremental.ts';
 import { edit, EPOCH, ROOT, runCli, runMain, tmpDir, type CliResult } from '../helpers/site.ts';
 
@@ -68,6 +69,30 @@ afterEach(() => {
   }
 });
 
+/** A resident process of its own for one test (`extra`: its environment), started by a first build of `content` into `out`. */
+async function started(content: string, out: string, extra: Record<string, string> = {}): Promise<{ env: Record<string, string>; pid: number }> {
+  const env = residentEnv(extra);
+  const first = await build(content, out, env);
+  expect(first.code, first.stderr).toBe(0);
+  return { env, pid: await listening(env) };
+}
+
+/**
+ * The file's shared resident process, for the tests that need one that builds and nothing else of
+ * it (it is not stopped, sent away or given an environment of its own): the first build of
+ * `content` into `out` is its own, or starts it. (Starting one per test cost each a cold build.)
+ */
+let sharedEnv: Record<string, string> | undefined;
+async function sharedResident(content: string, out: string): Promise<{ env: Record<string, string>; pid: number }> {
+  sharedEnv ??= { SITE_RESIDENT: 'on', SITE_RESIDENT_IDLE_S: '120', RESIDENT_TEST: `t${process.pid}-${Date.now()}-shared` };
+  const first = await build(content, out, sharedEnv);
+  expect(first.code, first.stderr).toBe(0);
+  return { env: sharedEnv, pid: await listening(sharedEnv) };
+}
+afterAll(() => {
+  for (const pid of sharedEnv ? residents(sharedEnv) : []) process.kill(pid, 'SIGTERM');
+});
+
 /** Every output file by its content's hash (comparing the buffers themselves one byte at a time took seconds). */
 const state = (out: string) => new Map([...snapshot(out)].map(([f, b]) => [f, createHash('sha256').update(b).digest('hex')]));
 
@@ -97,9 +122,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
 
   it('[R-INC-2] a build in a process of its own in between (a deploy job): it builds on the record that build wrote, not on its own', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await sharedResident(content, out);
     // (A build that writes its record: the one it keeps in memory.)
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nBuilt by the resident process.\n');
     expect(builtBy(await build(content, out, env))).toBe(pid);
@@ -118,9 +141,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
   it('[R-INC-2] nothing changed, then a template edited between two of its builds: built from the new template', async () => {
     const { content, out } = fresh({ english: true });
     const templates = ownTemplates(content);
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await sharedResident(content, out);
     // Nothing changed: said by it, as a build of its own says it.
     const same = await build(content, out, env);
     expect(same.code, same.stderr).toBe(0);
@@ -138,9 +159,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
 
   it('[R-INC-1] bad content and a refused output folder: the same messages and exit codes as a build of its own, and it goes on serving', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await sharedResident(content, out);
     const before = state(out);
 
     edit(content, 'data/rates.yaml', /price: \d+/, 'price: twelve');
@@ -167,9 +186,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
 
   it('[R-INC-2] it leaves after its idle time or on SIGTERM, and removes its socket', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv({ SITE_RESIDENT_IDLE_S: '1' });
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out, { SITE_RESIDENT_IDLE_S: '1' });
     const socket = findSocket(pid)!;
     // Only its user may connect: a build runs with its rights on the paths it is sent.
     expect(statSync(socket).mode & 0o777).toBe(0o600);
@@ -187,9 +204,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
 
   it('[R-INC-2] killed between builds: the next build runs in its own process and starts another', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out);
     const socketOf = findSocket(pid)!;
     process.kill(pid, 'SIGKILL');
     await until('it to go', () => residents(env).length === 0);
@@ -261,9 +276,7 @@ require('module').syncBuiltinESMExports();
     const { content, out } = fresh({ english: true });
     // The second build that renders in one process pauses (once rendered, before publishing): in
     // the resident process, after it published a build of its own.
-    const env = residentEnv({ SITE_TEST_PAUSE: 'rendered@2' });
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out, { SITE_TEST_PAUSE: 'rendered@2' });
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nPublished by the resident process.\n');
     const published = await build(content, out, env);
     expect(builtBy(published)).toBe(pid);
@@ -306,12 +319,10 @@ require('module').syncBuiltinESMExports();
     const { content, out } = fresh({ english: true });
     const { write, footer } = footerPackage(content, false);
     useNote(footer);
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    // As many calls as a build makes (a build of its own, this one).
+    const { env, pid } = await sharedResident(content, out);
+    // As many calls as a build makes.
     const calls = /^v1-(\d+)$/.exec(noteOf(out) ?? '')?.[1];
     expect(calls).toBeDefined();
-    const pid = await listening(env);
     for (const version of ['v1', 'v2']) {
       write(version);
       // (A template saved again renders every page: the package is not an input of the build.)
@@ -326,9 +337,7 @@ require('module').syncBuiltinESMExports();
   it('[R-INC-2] an ES module package cannot be loaded again: the build that first loads it is served, then the process leaves and the builds run in their own', async () => {
     const { content, out } = fresh({ english: true });
     const { write, footer } = footerPackage(content, true);
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out);
     useNote(footer);
     const first = await build(content, out, env);
     expect(first.code, first.stderr).toBe(0);
@@ -356,9 +365,7 @@ require('module').syncBuiltinESMExports();
     writeFileSync(path.join(pkg, 'index.js'), 'setInterval(() => {}, 1e6).unref(); process.on("exit", () => {}); module.exports = { tick: "t" };');
     const footer = path.join(templates, 'components', 'Footer.tsx');
     writeFileSync(footer, `import { tick } from 'ticker';\n${readFileSync(footer, 'utf8').replace('<footer className="site-footer"', '<footer data-tick={tick} className="site-footer"')}`);
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out);
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nOne.\n');
     expect(builtBy(await build(content, out, env))).toBe(pid);
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nTwo.\n');
@@ -373,9 +380,7 @@ require('module').syncBuiltinESMExports();
 
   it("[R-INC-2] a package of the generator's changed on disk: the next build runs in a process of its own", async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out);
     // A build that renders: React is loaded in it.
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited.\n');
     expect(builtBy(await build(content, out, env))).toBe(pid);
@@ -401,9 +406,7 @@ require('module').syncBuiltinESMExports();
     const footer = path.join(templates, 'components', 'Footer.tsx');
     // A template that logs ~260 KB of two- and three-byte characters once per build.
     writeFileSync(footer, `${readFileSync(footer, 'utf8')}\nconsole.log('Ω' + 'κόσμε→'.repeat(20000));\n`);
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await sharedResident(content, out);
     writeFileSync(footer, `${readFileSync(footer, 'utf8')}\n`);
     const r = await build(content, out, env);
     expect(builtBy(r)).toBe(pid);
@@ -413,12 +416,11 @@ require('module').syncBuiltinESMExports();
 
   it('[R-INC-2] while it does not answer (stopped): Ctrl-C leaves after a few seconds, and a build runs in its own process', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out);
     process.kill(pid, 'SIGSTOP');
     try {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--content', content, '--out', out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env } });
+      // (It waits 1 s for an answer to the Ctrl-C here, 3 s by default.)
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--content', content, '--out', out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env, SITE_RESIDENT_ACCEPT_MS: '1000' } });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -439,9 +441,7 @@ require('module').syncBuiltinESMExports();
 
   it('[R-INC-2] a build date of its own (SOURCE_DATE_EPOCH) is served by the same process; another umask or environment starts another, and the one before leaves', async () => {
     const { content, out } = fresh({ english: true });
-    const env = residentEnv();
-    expect((await build(content, out, env)).code).toBe(0);
-    const pid = await listening(env);
+    const { env, pid } = await started(content, out);
     const later = String(Number(EPOCH) + 400 * 86_400);
     const r = await build(content, out, { ...env, SOURCE_DATE_EPOCH: later });
     expect(r.code, r.stderr).toBe(0);
