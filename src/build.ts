@@ -254,6 +254,7 @@ async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; l
     compiled: stamps.compiled,
     codeStamps: stamps.codeStamps,
     content: stamps.content,
+    dirs: stamps.dirs,
     idsKey: stamps.idsKey,
     today,
     routes: Object.fromEntries(plan.keys!), // taken by the render stage at the latest

@@ -7,7 +7,7 @@
  * however often templates change (benchmarks/watch.js measures it). React is required from
  * node_modules, the same instance the renderer uses.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import vm from 'node:vm';
 import path from 'node:path';
@@ -146,7 +146,8 @@ export function evaluateTemplates(compiled: CompiledTemplates, codeCache?: strin
 function siteRequire(entry: string): NodeJS.Require {
   const local = createRequire(entry);
   const generator = createRequire(path.join(projectRoot(), 'package.json'));
-  const ownModules = path.join(projectRoot(), 'node_modules') + path.sep;
+  // (Resolved files have their links resolved: the generator's node_modules may itself be a link.)
+  const ownModules = [path.join(projectRoot(), 'node_modules') + path.sep, generatorModulesReal()];
   const note = (req: NodeJS.Require, id: string) => {
     if (!isBuiltin(id)) required.set(id, req.resolve(id));
   };
@@ -164,7 +165,7 @@ function siteRequire(entry: string): NodeJS.Require {
     // from their files cost ~80 ms a build).
     if (Object.hasOwn(BUILT_IN, id)) {
       const file = resolves(id);
-      if (file === undefined || file.startsWith(ownModules)) return BUILT_IN[id];
+      if (file === undefined || ownModules.some((m) => m !== undefined && file.startsWith(m))) return BUILT_IN[id];
     }
     try {
       const loaded: unknown = local(id);
@@ -177,6 +178,18 @@ function siteRequire(entry: string): NodeJS.Require {
       return loaded;
     }
   }, local);
+}
+
+let modulesReal: string | undefined | null;
+function generatorModulesReal(): string | undefined {
+  if (modulesReal === undefined) {
+    try {
+      modulesReal = realpathSync.native(path.join(projectRoot(), 'node_modules')) + path.sep;
+    } catch {
+      modulesReal = null;
+    }
+  }
+  return modulesReal ?? undefined;
 }
 
 /**

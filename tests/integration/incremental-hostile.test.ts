@@ -202,6 +202,28 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
   });
 
+  it("a post's file removed, then added again, its folder's times set back each time: seen (a folder is listed again when its stamp changed)", async () => {
+    const { content, out } = fresh();
+    // A minute later for the stamps: no folder is in its racy window, each is recorded by its stamp.
+    await ok(later(() => build(content, out)));
+    expect(Object.keys((JSON.parse(readFileSync(recordFile(out), 'utf8')) as { dirs: Record<string, string> }).dirs)).toContain(path.dirname(POST));
+    const folder = path.join(content, path.dirname(POST));
+    const { atime, mtime } = statSync(folder);
+    const es = path.join(folder, 'es.md');
+    const text = readFileSync(es);
+    rmSync(es);
+    utimesSync(folder, atime, mtime);
+    expect((await ok(later(() => build(content, out)))).stdout).not.toMatch(NOTHING);
+    expect(listFiles(out)).not.toContain('es/blog/madrid-luxury-dining.html');
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    writeFileSync(es, text);
+    utimesSync(folder, atime, mtime);
+    expect((await ok(later(() => build(content, out)))).stdout).not.toMatch(NOTHING);
+    expect(listFiles(out)).toContain('es/blog/madrid-luxury-dining.html');
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    expect((await ok(later(() => build(content, out)))).stdout).toMatch(NOTHING);
+  });
+
   it("what editors and file managers leave in the content (.DS_Store, vim's swap file, backups, Thumbs.db, an editor's dot-folder) is not read: the build is the same as without them, and their coming and going is no change", async () => {
     const { content, out } = fresh();
     await ok(build(content, out));
