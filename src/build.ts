@@ -511,29 +511,16 @@ function touch(file: string): void {
  */
 function readCompiled(file: string): CompiledCode | undefined {
   try {
-    // The entry this process read last, while it is the same file (a rewrite is a new inode): a
-    // resident build process took ~11 ms a build to deserialize it again.
-    const st = statSync(file);
-    const same = lastCompiled?.file === file && lastCompiled.ino === st.ino && lastCompiled.size === st.size;
-    const kept = (same ? lastCompiled!.code : deserialize(readFileSync(file))) as Partial<CompiledCode> | undefined;
+    const kept = deserialize(readFileSync(file)) as Partial<CompiledCode> | undefined;
     const compiled = (c: unknown) => typeof (c as CompiledTemplates)?.code === 'string' && typeof (c as CompiledTemplates).entry === 'string';
     const b = kept?.bundled;
     const ok = compiled(kept?.templates) && (kept!.model === undefined || compiled(kept!.model)) && typeof b?.js === 'string' && typeof b.cssText === 'string' && Array.isArray(b.files);
     if (!ok || typeof kept!.extras !== 'object' || kept!.extras === null || !outsideInputsHold(kept!.extras)) return undefined;
     // A site with a model always had it compiled: a kept entry without one is not this site's.
-    if (kept!.model === undefined && existsSync(path.join(path.dirname(kept!.templates!.entry), MODEL_ENTRY))) return undefined;
-    if (!same) lastCompiled = { file, ino: st.ino, size: st.size, code: frozenCode(kept as CompiledCode) };
-    return lastCompiled!.code;
+    return kept!.model !== undefined || !existsSync(path.join(path.dirname(kept!.templates!.entry), MODEL_ENTRY)) ? (kept as CompiledCode) : undefined;
   } catch {
     return undefined;
   }
-}
-let lastCompiled: { file: string; ino: number; size: number; code: CompiledCode } | undefined;
-
-/** Kept code as this process shares it between builds: nothing may change it. */
-function frozenCode(code: CompiledCode): CompiledCode {
-  for (const part of [code.model, code.templates, code.bundled, code.extras, ...code.bundled.files]) if (part) Object.freeze(part);
-  return Object.freeze(code);
 }
 
 /**
