@@ -213,13 +213,22 @@ export function outsideInputs(config: BuildConfig, inputs: Iterable<string>, sin
 
 /** Of the files esbuild read, those outside the stamped folders and node_modules (a watch session watches them too). */
 export function outsideFiles(config: BuildConfig, inputs: Iterable<string>): string[] {
-  const folders = stampedFolders(config).map((d) => d + path.sep);
+  // (esbuild names files by their real paths: a stamped folder may be a link.)
+  const folders = stampedFolders(config).flatMap((d) => [d, realPath(d)].map((p) => p + path.sep));
   return [...new Set(inputs)].filter((f) => !folders.some((d) => f.startsWith(d)) && !f.includes(`${path.sep}node_modules${path.sep}`));
 }
 
 /** The outside inputs as `outsideInputs` recorded them: every one still has its content. */
 export function outsideInputsHold(extras: Readonly<Record<string, string>>): boolean {
   return Object.entries(extras).every(([f, h]) => h !== '' && fileHash(f) === h);
+}
+
+function realPath(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }
 
 function fileHash(file: string): string {
