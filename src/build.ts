@@ -178,7 +178,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   });
   if (!model) return fail('templates');
   // One-shot builds to disk keep the posts' parsed front matter between runs.
-  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.kept)) : undefined;
+  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.kept), outsideInputsHold) : undefined;
   const loaded = await loadStage(config, model, cache, state, posts, record?.stamps);
   if (!loaded) return fail('load');
   lap('load');
@@ -269,7 +269,7 @@ async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; l
     diagnostics: diags.items,
     stats,
   });
-  if (posts) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content);
+  if (posts && extras) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content, extras);
   keepCodeCaches();
   return unrecorded;
 }

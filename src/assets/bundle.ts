@@ -136,6 +136,7 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
   const style: BuildOptions = { loader: { '.css': 'css' }, target: ['chrome90', 'safari14', 'firefox90'] };
   const firstScreenEntry = path.join(templatesDir, 'styles', 'first-screen.css');
   const bootEntry = path.join(clientDir, 'boot.ts');
+  const swEntry = path.join(clientDir, 'sw.ts');
   const inputs = new Set<string>();
   const [js, forward, css, noscriptCss, firstScreenCss, bootJs] = await Promise.all([
     bundleOne(path.join(clientDir, 'main.ts'), script, 'client', inputs),
@@ -146,6 +147,9 @@ export async function bundleAssets(clientDir: string, templatesDir: string, defi
     // No trailing newline: the text is inlined as it is hashed.
     // No "use strict" prologue (esbuild adds one for a strict tsconfig): 13 of the boot's 1,024 bytes.
     existsSync(bootEntry) ? bundleOne(bootEntry, { ...script, tsconfigRaw: { compilerOptions: { alwaysStrict: false } } }, 'client', inputs).then((text) => text.trim()) : undefined,
+    // The service worker is bundled with the build's values later (bundleServiceWorker); what it
+    // imports counts as the client's inputs from here (an edit to it changes the code's key).
+    existsSync(swEntry) ? bundleOne(swEntry, { format: 'iife', platform: 'browser', minify: false }, 'client', inputs) : undefined,
   ]);
   if (bootJs !== undefined && Buffer.byteLength(bootJs) > BOOT_LIMIT)
     throw new BuildError('client', [{ severity: 'error', code: 'boot-size', file: 'client/boot.ts', message: `the pre-paint boot is ${Buffer.byteLength(bootJs)} bytes minified, over the ${BOOT_LIMIT} bytes it may be (decisions.md): it is inlined in every page` }]);

@@ -673,7 +673,7 @@ function parseMatter(rel: string, matter: string, diags: Diagnostics) {
 }
 
 /** A parse cache read from disk that knows whether anything was added or replaced since. */
-let lastPosts: { file: string; id: string; cache: KeptCache } | undefined;
+let lastPosts: { file: string; id: string; cache: KeptCache; extras: Readonly<Record<string, string>> } | undefined;
 const fileId = (st: Stats) => `${st.ino}:${st.size}:${st.mtimeMs}`;
 
 class KeptCache extends Map<string, CacheEntry> {
@@ -716,19 +716,27 @@ class KeptCache extends Map<string, CacheEntry> {
 export const postCache = {
   /** One file per content folder; `code` (the generator's and the model's sources) is part of its name: their schemas made the values. */
   file: (cacheDir: string, contentDir: string, code: string) => path.join(cacheDir, `posts-${createHash('sha256').update(contentDir).digest('hex').slice(0, 12)}-${code.slice(0, 12)}.v8`),
-  read(file: string): ParseCache {
+  /**
+   * `holds`: whether the files outside the templates' folders that the code which made the cache
+   * was compiled from are as they were (carry.ts outsideInputsHold): the model's schemas may import
+   * one, and the cache's name counts them only when the build is recorded.
+   */
+  read(file: string, holds: (extras: Readonly<Record<string, string>>) => boolean): ParseCache {
     try {
       // The cache this process last read or wrote, while the file is as it left it: a resident
       // build process deserialized 4,000 posts' entries for every build (~8 ms). Each entry is
       // still checked against its post's stamp and front matter when used.
       const st = statSync(file);
-      if (lastPosts?.file === file && lastPosts.id === fileId(st)) return lastPosts.cache.reused();
-      const entries = deserialize(readFileSync(file)) as unknown[];
+      if (lastPosts?.file === file && lastPosts.id === fileId(st)) return holds(lastPosts.extras) ? lastPosts.cache.reused() : new KeptCache();
+      const kept = deserialize(readFileSync(file)) as { extras?: unknown; entries?: unknown };
+      const extras = kept.extras as Record<string, string>;
+      if (!Array.isArray(kept.entries) || typeof extras !== 'object' || extras === null || !holds(extras)) return new KeptCache();
+      const entries = kept.entries as unknown[];
       // Entries of another shape (a damaged file) are dropped, and the cache is written anew.
       const valid = entries.filter((e): e is [string, CacheEntry] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'object' && e[1] !== null && typeof (e[1] as CacheEntry).source === 'string');
       const cache = new KeptCache(valid);
       cache.dropped = valid.length !== entries.length;
-      lastPosts = { file, id: fileId(st), cache };
+      lastPosts = { file, id: fileId(st), cache, extras };
       return cache;
     } catch {
       return new KeptCache();
@@ -739,15 +747,15 @@ export const postCache = {
    * costs the next build a parse. Not written again when nothing in it changed (a one-post rebuild
    * of 4,000 posts would rewrite ~2 MB for one entry, or for none).
    */
-  write(file: string, cache: ParseCache, exists: (rel: string) => boolean): void {
+  write(file: string, cache: ParseCache, exists: (rel: string) => boolean, extras: Readonly<Record<string, string>>): void {
     // An entry is kept while its file exists: a post's front matter, a YAML file's data or valid value.
     const live = (key: string) => (key.startsWith(VALID) ? exists(key.slice(VALID.length)) : key.startsWith(PARSED) ? exists(key.slice(PARSED.length)) : key.startsWith('blog/') && exists(key));
     if (cache instanceof KeptCache && !cache.changed && [...cache.keys()].every(live) && existsSync(file)) return;
     try {
-      writeFileAtomic(file, serialize([...cache].filter(([key]) => live(key))));
+      writeFileAtomic(file, serialize({ extras, entries: [...cache].filter(([key]) => live(key)) }));
       if (cache instanceof KeptCache) {
         for (const key of [...cache.keys()]) if (!live(key)) cache.delete(key);
-        lastPosts = { file, id: fileId(statSync(file)), cache: cache.reused() };
+        lastPosts = { file, id: fileId(statSync(file)), cache: cache.reused(), extras };
       }
       // The same content folder's caches made by other code are of no more use.
       // So are those of folders not built for a week (temporary folders, tests).

@@ -155,6 +155,9 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
     for (const f of await listFiles(dir)) take(`${label}/${f}`, path.join(dir, f));
   }
   for (const f of ['bin/site.js', 'package-lock.json']) take(f, path.join(config.projectRoot, f));
+  // What esbuild reads besides the sources: the tsconfig.json (paths, jsx) and package.json
+  // (imports, type) of each folder from the templates and client up, present or not.
+  for (const f of configFiles([templates!, client!])) take(`config:${f}`, f);
   // What the templates or client import from elsewhere (the recorded build's list), by content:
   // an edit there renders every page again and compiles again. (A build without a record knows no
   // list: the kept compiled code checks its own, build.ts readCompiled.)
@@ -188,14 +191,27 @@ function extrasDigest(extras: Readonly<Record<string, string>>): string {
   return names.length ? createHash('sha256').update(JSON.stringify(names.map((f) => [f, extras[f]]))).digest('hex') : '';
 }
 
+function configFiles(dirs: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (let dir of dirs) {
+    for (;;) {
+      for (const name of ['tsconfig.json', 'jsconfig.json', 'package.json']) out.add(path.join(dir, name));
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return [...out];
+}
+
 /** Where the code key stamps every file: the templates, the client script and the generator's sources. */
 function stampedFolders(config: BuildConfig): string[] {
   return [config.templatesDir, config.clientDir, path.join(config.projectRoot, 'src')];
 }
 
 /**
- * The compiled code's other inputs: files esbuild read outside the stamped folders and outside
- * node_modules (packages count by package-lock.json), a template's `import '../../shared.ts'`.
+ * The compiled code's other inputs: files esbuild read outside the stamped folders and the
+ * generator's node_modules (`outsideFiles`), a template's `import '../../shared.ts'`.
  * Each by its content's hash, taken after the compile. The compile may have read an older content
  * than that: a hash is trusted when the same content was there before the compile started
  * (`before`, the recorded list's hashes then), or when the file was last modified well before it
@@ -211,11 +227,15 @@ export function outsideInputs(config: BuildConfig, inputs: Iterable<string>, sin
   return out;
 }
 
-/** Of the files esbuild read, those outside the stamped folders and node_modules (a watch session watches them too). */
+/**
+ * Of the files esbuild read, those outside the stamped folders and the generator's node_modules
+ * (its packages count by its package-lock.json; a site's own packages are outside inputs), for a
+ * watch session to watch too.
+ */
 export function outsideFiles(config: BuildConfig, inputs: Iterable<string>): string[] {
   // (esbuild names files by their real paths: a stamped folder may be a link.)
-  const folders = stampedFolders(config).flatMap((d) => [d, realPath(d)].map((p) => p + path.sep));
-  return [...new Set(inputs)].filter((f) => !folders.some((d) => f.startsWith(d)) && !f.includes(`${path.sep}node_modules${path.sep}`));
+  const folders = [...stampedFolders(config), path.join(config.projectRoot, 'node_modules')].flatMap((d) => [d, realPath(d)].map((p) => p + path.sep));
+  return [...new Set(inputs)].filter((f) => !folders.some((d) => f.startsWith(d)));
 }
 
 /** The outside inputs as `outsideInputs` recorded them: every one still has its content. */

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { expect } from 'vitest';
 import { build as coldBuild } from '../../src/build.ts';
 import { buildDate, resolveConfig } from '../../src/config.ts';
@@ -77,6 +78,17 @@ export function codeFile(out: string): string {
   // Named by the compiling part of the code key (templates, client, generator; not the options).
   const record = JSON.parse(readFileSync(recordFile(out), 'utf8')) as { compiled: string };
   return path.join(CACHE, `code-${record.compiled.slice(0, 16)}.v8`);
+}
+
+/** The entries of the posts' cache file (content/load.ts postCache writes `{ extras, entries }`). */
+export function postsEntries<T>(file: string): [string, T][] {
+  return (deserialize(readFileSync(file)) as { entries: [string, T][] }).entries;
+}
+
+/** Write `entries` into the posts' cache file, with the outside inputs it names. */
+export function writePostsEntries(file: string, entries: unknown[]): void {
+  const { extras } = deserialize(readFileSync(file)) as { extras: unknown };
+  writeFileSync(file, serialize({ extras, entries }));
 }
 
 export function postsFile(content: string): string {

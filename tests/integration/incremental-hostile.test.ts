@@ -14,9 +14,9 @@
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, utimesSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
-import { age, build, codeFile, differencesFromCold, fresh, ok, pausedAtCarry, postsFile, recordFile, snapshot, spawnBuild } from '../helpers/incremental.ts';
+import { age, build, codeFile, differencesFromCold, fresh, ok, pausedAtCarry, postsEntries, postsFile, recordFile, snapshot, spawnBuild, writePostsEntries } from '../helpers/incremental.ts';
 import { edit, listFiles, ROOT } from '../helpers/site.ts';
 
 const NOTHING = /^Nothing changed since the last build/;
@@ -203,6 +203,86 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect((await ok(build(content, out))).stdout).toMatch(/rendered every page/);
     expect(shown(out)).toBe('six');
     expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
+  });
+
+  it("what the model's schemas import from outside templates/ counts for the posts' and data's cache too, in a folder never built", async () => {
+    const { content, out } = fresh();
+    const project = path.dirname(content);
+    cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
+    symlinkSync(path.join(ROOT, 'client'), path.join(project, 'client'));
+    mkdirSync(path.join(project, 'shared'));
+    const factor = (n: number) => writeFileSync(path.join(project, 'shared', 'm.ts'), `export const FACTOR = ${n};\n`);
+    factor(2);
+    const schemas = path.join(project, 'templates/model/schemas.ts');
+    const text = readFileSync(schemas, 'utf8').replace('  confirmationMinutes: z.number().int().positive(),', '  confirmationMinutes: z.number().int().positive().transform((n) => n * FACTOR),');
+    writeFileSync(schemas, `import { FACTOR } from '../../shared/m.ts';\n${text}`);
+    // All an hour old: nothing in its racy window, so every build below keys its caches alike.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const f of listFiles(path.join(project, 'templates'))) utimesSync(path.join(project, 'templates', f), hourAgo, hourAgo);
+    utimesSync(path.join(project, 'shared', 'm.ts'), hourAgo, hourAgo);
+    const minutes = (dir: string) => Number(/I reply within (\d+)/.exec(readFileSync(path.join(dir, 'contact.html'), 'utf8'))?.[1]);
+    await ok(build(content, out));
+    const base = minutes(out) / 2;
+    expect(base).toBeGreaterThan(0);
+    // Another output folder (no record names m.ts): its validated data must not come from the cache.
+    factor(4);
+    const other = path.join(project, 'other');
+    await ok(build(content, other));
+    expect(minutes(other)).toBe(base * 4);
+    factor(3);
+    await ok(build(content, out));
+    expect(minutes(out)).toBe(base * 3);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('what client/sw.ts imports (a module outside client/, a package of the site\'s own) counts as code: an edit to it is a new sw.js', async () => {
+    const { content, out } = fresh();
+    const project = path.dirname(content);
+    for (const dir of ['templates', 'client']) cpSync(path.join(ROOT, dir), path.join(project, dir), { recursive: true });
+    mkdirSync(path.join(project, 'shared'));
+    mkdirSync(path.join(project, 'node_modules', 'sw-tag'), { recursive: true });
+    writeFileSync(path.join(project, 'node_modules', 'sw-tag', 'package.json'), '{"name":"sw-tag","main":"index.js"}');
+    const write = (local: string, pkg: string) => {
+      writeFileSync(path.join(project, 'shared', 'tag.ts'), `export const LOCAL = '${local}';\n`);
+      writeFileSync(path.join(project, 'node_modules', 'sw-tag', 'index.js'), `exports.PKG = '${pkg}';\n`);
+    };
+    write('local-1', 'pkg-1');
+    const sw = path.join(project, 'client', 'sw.ts');
+    writeFileSync(sw, `import { LOCAL } from '../shared/tag.ts';\nimport { PKG } from 'sw-tag';\n${readFileSync(sw, 'utf8')}\n(self as unknown as { tags: string[] }).tags = [LOCAL, PKG];\n`);
+    const tags = () => readFileSync(path.join(out, 'sw.js'), 'utf8').match(/(local|pkg)-\d/g)?.sort();
+    await ok(build(content, out));
+    expect(tags()).toEqual(['local-1', 'pkg-1']);
+    write('local-2', 'pkg-1');
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(tags()).toEqual(['local-2', 'pkg-1']);
+    write('local-2', 'pkg-2');
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(tags()).toEqual(['local-2', 'pkg-2']);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('a tsconfig.json beside the templates is read by the compile: an edit to its paths compiles again', async () => {
+    const { content, out } = fresh();
+    const project = path.dirname(content);
+    cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
+    symlinkSync(path.join(ROOT, 'client'), path.join(project, 'client'));
+    for (const v of ['one', 'two']) {
+      mkdirSync(path.join(project, `shared-${v}`));
+      writeFileSync(path.join(project, `shared-${v}`, 'v.ts'), `export const V = '${v}';\n`);
+    }
+    const tsconfig = (v: string) => writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'react-jsx', paths: { '@v/*': [`./shared-${v}/*`] } } }));
+    tsconfig('one');
+    const page = path.join(project, 'templates/pages/NotFound.tsx');
+    writeFileSync(page, `import { V } from '@v/v.ts';\n${readFileSync(page, 'utf8').replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-tsv={V}>')}`);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const f of listFiles(path.join(project, 'templates'))) utimesSync(path.join(project, 'templates', f), hourAgo, hourAgo);
+    for (const v of ['one', 'two']) utimesSync(path.join(project, `shared-${v}`, 'v.ts'), hourAgo, hourAgo);
+    const shown = () => /data-tsv="(\w+)"/.exec(readFileSync(path.join(out, '404.html'), 'utf8'))?.[1];
+    await ok(build(content, out));
+    expect(shown()).toBe('one');
+    tsconfig('two');
+    expect((await ok(build(content, out))).stdout).toMatch(/rendered every page/);
+    expect(shown()).toBe('two');
   });
 
   it("a post's file removed, then added again, its folder's times set back each time: seen (a folder is listed again when its stamp changed)", async () => {
@@ -422,20 +502,20 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     truncateSync(file, 100);
     edit(content, POST, /^title: .*$/m, 'title: "Changed 1"');
     await ok(build(content, out));
-    writeFileSync(file, serialize([[POST, 5], [1, 2]]));
+    writeFileSync(file, serialize({ extras: {}, entries: [[POST, 5], [1, 2]] }));
     edit(content, POST, /^title: .*$/m, 'title: "Changed 2"');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
     // Entries of the right source whose parsed value is not one (edited by hand): parsed again.
-    const entries = deserialize(readFileSync(file)) as [string, { source: string; value: unknown; post?: unknown }][];
+    const entries = postsEntries<{ source: string; value: unknown; post?: unknown }>(file);
     for (const [, e] of entries) if (e.post) (e.value = 'not front matter'), delete e.post;
     expect(entries.filter(([, e]) => e.value === 'not front matter').length).toBeGreaterThan(5); // rewritten whole after the wrong shape
-    writeFileSync(file, serialize(entries));
+    writePostsEntries(file, entries);
     edit(content, POST, /^title: .*$/m, 'title: "Changed 3"');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
     // The YAML files' kept data (text tables, data files) damaged: parsed again.
-    const kept = deserialize(readFileSync(file)) as [string, { source: string; value: unknown }][];
+    const kept = postsEntries<{ source: string; value: unknown }>(file);
     const parsed = kept.filter(([key]) => key.startsWith('parsed:'));
     expect(parsed.map(([key]) => key)).toEqual(expect.arrayContaining(['parsed:i18n/en.yaml', 'parsed:site.yaml']));
     parsed.forEach(([, e], i) => (e.value = i % 2 ? Buffer.from('not v8 data') : 'not bytes'));
@@ -443,7 +523,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const valid = kept.filter(([key]) => key.startsWith('valid:'));
     expect(valid.length).toBeGreaterThan(3);
     valid.forEach(([, e], i) => (e.value = i % 2 ? Buffer.from('not v8 data') : 'not bytes'));
-    writeFileSync(file, serialize(kept));
+    writePostsEntries(file, kept);
     edit(content, POST, /^title: .*$/m, 'title: "Changed 4"');
     await ok(build(content, out));
     expect(await differencesFromCold(content, out)).toEqual([]);
@@ -462,12 +542,12 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     await ok(build(content, out));
     // Every post unchanged since is taken from the cache unread, by its facts; here they lack `links`.
     const file = postsFile(content);
-    const entries = deserialize(readFileSync(file)) as [string, { post?: Record<string, unknown> }][];
+    const entries = postsEntries<{ post?: Record<string, unknown> }>(file);
     const kept = entries.find(([rel]) => rel === POST)?.[1].post;
     expect(kept).toMatchObject({ links: true });
     expect(kept?.refs).toContainEqual(expect.objectContaining({ image: false, href: '/blog/monaco-grand-prix' }));
     for (const [, e] of entries) if (e.post) spoil(e.post);
-    writeFileSync(file, serialize(entries));
+    writePostsEntries(file, entries);
     // The linked post goes: the post linking it must fail the build, as it fails a cold one.
     rmSync(path.join(content, target), { recursive: true });
     const r = await build(content, out);

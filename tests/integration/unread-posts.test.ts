@@ -9,9 +9,8 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { age, build, differencesFromCold, fresh, ok, pausedAtCarry, postsFile, recordFile, spawnBuild } from '../helpers/incremental.ts';
+import { age, build, differencesFromCold, fresh, ok, pausedAtCarry, postsEntries, postsFile, recordFile, spawnBuild, writePostsEntries } from '../helpers/incremental.ts';
 import { edit, EPOCH, ROOT, tmpDir, type CliResult } from '../helpers/site.ts';
 
 /** A preload for the CLI: the first read of the file $HOOK_GONE removes it just before (the file goes while the build runs, after load). */
@@ -99,7 +98,7 @@ describe('[R-INC-2] posts left unread by an incremental build (same output as a 
     utimesSync(file, then, then);
     await ok(build(content, out));
     // The cache holds the post's plain stamp (size:mtime, no hash: the file is not recent).
-    const kept = (deserialize(readFileSync(postsFile(content))) as [string, { post?: { stamp: string } }][]).find(([r]) => r === rel)?.[1].post?.stamp;
+    const kept = postsEntries<{ post?: { stamp: string } }>(postsFile(content)).find(([r]) => r === rel)?.[1].post?.stamp;
     expect(kept?.split(':')).toHaveLength(2);
     const before = readFileSync(file, 'utf8');
     const after = before.replace('title: "An Evening', 'title: "An EVENING').replace('Madrid has a way', 'Madrid had a way');
@@ -322,9 +321,9 @@ describe('[R-INC-2] posts left unread by an incremental build (same output as a 
     await ok(build(content, out));
     const live = liveBuild(out);
     // Without its kept links, the link check reads the post's body on demand.
-    const entries = deserialize(readFileSync(postsFile(content))) as [string, { post?: Record<string, unknown> }][];
+    const entries = postsEntries<{ post?: Record<string, unknown> }>(postsFile(content));
     for (const [, e] of entries) delete e.post?.refs;
-    writeFileSync(postsFile(content), serialize(entries));
+    writePostsEntries(postsFile(content), entries);
     appendFileSync(path.join(content, 'blog/monaco-grand-prix/es.md'), '\nMás.\n');
     const r = await spawnBuildWithin(30_000, content, out, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${GONE}`, HOOK_GONE: path.join(content, rel) });
     expect({ timedOut: r.timedOut, code: r.code }).toEqual({ timedOut: false, code: 1 });
