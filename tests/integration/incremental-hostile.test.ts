@@ -16,7 +16,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import path from 'node:path';
 import { serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
-import { age, build, codeFile, differencesFromCold, fresh, ok, pausedAtCarry, postsEntries, postsFile, recordFile, snapshot, spawnBuild, writePostsEntries } from '../helpers/incremental.ts';
+import { age, build, codeFile, differencesFromCold, fresh, ok, ownTemplates, pausedAtCarry, postsEntries, postsFile, recordFile, snapshot, spawnBuild, writePostsEntries } from '../helpers/incremental.ts';
 import { edit, listFiles, ROOT } from '../helpers/site.ts';
 
 const NOTHING = /^Nothing changed since the last build/;
@@ -182,10 +182,9 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const page = path.join(project, 'templates/pages/NotFound.tsx');
     const text = readFileSync(page, 'utf8').replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-mark={mark}>');
     writeFileSync(page, `import { mark } from '../../shared/mark.ts';\n${text}`);
-    // Templates and client an hour old: every build below, with or without a record, keys the kept
+    // The templates an hour old: every build below, with or without a record, keys the kept
     // compiled code and V8's code cache the same way (by plain stamps, none within the racy window).
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    for (const f of listFiles(path.join(project, 'templates'))) utimesSync(path.join(project, 'templates', f), hourAgo, hourAgo);
+    age(path.join(project, 'templates'));
     const shown = (dir: string) => /data-mark="(\w+)"/.exec(readFileSync(path.join(dir, '404.html'), 'utf8'))?.[1];
     await ok(build(content, out));
     expect(shown(out)).toBe('one');
@@ -208,8 +207,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
   it("what the model's schemas import from outside templates/ counts for the posts' and data's cache too, in a folder never built", async () => {
     const { content, out } = fresh();
     const project = path.dirname(content);
-    cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
-    symlinkSync(path.join(ROOT, 'client'), path.join(project, 'client'));
+    ownTemplates(content);
     mkdirSync(path.join(project, 'shared'));
     const factor = (n: number) => writeFileSync(path.join(project, 'shared', 'm.ts'), `export const FACTOR = ${n};\n`);
     factor(2);
@@ -217,9 +215,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     const text = readFileSync(schemas, 'utf8').replace('  confirmationMinutes: z.number().int().positive(),', '  confirmationMinutes: z.number().int().positive().transform((n) => n * FACTOR),');
     writeFileSync(schemas, `import { FACTOR } from '../../shared/m.ts';\n${text}`);
     // All an hour old: nothing in its racy window, so every build below keys its caches alike.
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    for (const f of listFiles(path.join(project, 'templates'))) utimesSync(path.join(project, 'templates', f), hourAgo, hourAgo);
-    utimesSync(path.join(project, 'shared', 'm.ts'), hourAgo, hourAgo);
+    for (const dir of ['templates', 'client', 'shared']) age(path.join(project, dir));
     const minutes = (dir: string) => Number(/I reply within (\d+)/.exec(readFileSync(path.join(dir, 'contact.html'), 'utf8'))?.[1]);
     await ok(build(content, out));
     const base = minutes(out) / 2;
@@ -238,7 +234,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
   it('what client/sw.ts imports (a module outside client/, a package of the site\'s own) counts as code: an edit to it is a new sw.js', async () => {
     const { content, out } = fresh();
     const project = path.dirname(content);
-    for (const dir of ['templates', 'client']) cpSync(path.join(ROOT, dir), path.join(project, dir), { recursive: true });
+    ownTemplates(content);
     mkdirSync(path.join(project, 'shared'));
     mkdirSync(path.join(project, 'node_modules', 'sw-tag'), { recursive: true });
     writeFileSync(path.join(project, 'node_modules', 'sw-tag', 'package.json'), '{"name":"sw-tag","main":"index.js"}');
@@ -264,8 +260,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
   it('a tsconfig.json beside the templates is read by the compile: an edit to its paths compiles again', async () => {
     const { content, out } = fresh();
     const project = path.dirname(content);
-    cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
-    symlinkSync(path.join(ROOT, 'client'), path.join(project, 'client'));
+    ownTemplates(content);
     for (const v of ['one', 'two']) {
       mkdirSync(path.join(project, `shared-${v}`));
       writeFileSync(path.join(project, `shared-${v}`, 'v.ts'), `export const V = '${v}';\n`);
@@ -274,9 +269,7 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     tsconfig('one');
     const page = path.join(project, 'templates/pages/NotFound.tsx');
     writeFileSync(page, `import { V } from '@v/v.ts';\n${readFileSync(page, 'utf8').replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-tsv={V}>')}`);
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    for (const f of listFiles(path.join(project, 'templates'))) utimesSync(path.join(project, 'templates', f), hourAgo, hourAgo);
-    for (const v of ['one', 'two']) utimesSync(path.join(project, `shared-${v}`, 'v.ts'), hourAgo, hourAgo);
+    for (const dir of ['templates', 'client', 'shared-one', 'shared-two']) age(path.join(project, dir));
     const shown = () => /data-tsv="(\w+)"/.exec(readFileSync(path.join(out, '404.html'), 'utf8'))?.[1];
     await ok(build(content, out));
     expect(shown()).toBe('one');
