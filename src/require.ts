@@ -20,9 +20,31 @@ export function esbuild(): typeof import('esbuild') {
 /**
  * The files an esbuild run read, from its metafile: absolute paths (esbuild names them relative to
  * the working folder it ran in; inputs of other namespaces, which are not files, are left out).
+ * Also the paths a relative import named on its way to the file it found, which the metafile does
+ * not list: a link (esbuild names its target; pointed elsewhere, the import finds another file),
+ * and, for an import without an extension, the files it would have found first (`q.tsx` before
+ * `q.ts`: one that appears changes what the import finds). Missing ones count as missing.
  */
 export function metafileInputs(metafile: import('esbuild').Metafile | undefined): string[] {
-  return Object.keys(metafile?.inputs ?? {})
-    .filter((f) => !/^[a-z-]+:/.test(f))
-    .map((f) => path.resolve(f));
+  const out = new Set<string>();
+  for (const [key, input] of Object.entries(metafile?.inputs ?? {})) {
+    if (/^[a-z-]+:/.test(key)) continue;
+    const importer = path.resolve(key);
+    out.add(importer);
+    for (const imp of input.imports) {
+      if (!imp.original || !/^\.\.?\//.test(imp.original) || /^[a-z-]+:/.test(imp.path)) continue;
+      const found = path.resolve(imp.path);
+      const named = path.resolve(path.dirname(importer), imp.original);
+      if (named === found) continue;
+      out.add(named);
+      if (!RESOLVE_ORDER.includes(path.extname(named)))
+        for (const ext of RESOLVE_ORDER) {
+          if (named + ext === found) break;
+          out.add(named + ext);
+        }
+    }
+  }
+  return [...out];
 }
+/** esbuild's default resolveExtensions, in its order. */
+const RESOLVE_ORDER = ['.tsx', '.ts', '.jsx', '.js', '.css', '.json'];

@@ -221,8 +221,9 @@ export function outsideInputs(config: BuildConfig, inputs: Iterable<string>, sin
   const out: Record<string, string> = {};
   for (const f of outsideFiles(config, inputs)) {
     const hash = fileHash(f);
-    const settled = (statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < since - RACY_MS;
-    out[f] = before?.[f] === hash || settled ? hash : '';
+    const st = statSync(f, { throwIfNoEntry: false });
+    // (A path an import tried and did not find counts as missing: fileHash's '-'.)
+    out[f] = !st || before?.[f] === hash || st.mtimeMs < since - RACY_MS ? hash : '';
   }
   return out;
 }

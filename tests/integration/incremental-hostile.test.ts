@@ -204,6 +204,33 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
   });
 
+  it('an outside import through a link pointed elsewhere, and a new file an import without an extension finds first: both compile again', async () => {
+    const { content, out } = fresh();
+    const project = path.dirname(content);
+    ownTemplates(content);
+    const shared = path.join(project, 'shared');
+    mkdirSync(shared);
+    for (const [f, v] of [['x2.ts', 'X = "two"'], ['x3.ts', 'X = "three"'], ['q.ts', 'Q = "qts"']]) writeFileSync(path.join(shared, f!), `export const ${v};\n`);
+    symlinkSync('x2.ts', path.join(shared, 'x.ts'));
+    const page = path.join(project, 'templates/pages/NotFound.tsx');
+    const text = readFileSync(page, 'utf8').replace('<main id="main" tabIndex={-1}>', '<main id="main" tabIndex={-1} data-x={X} data-q={Q}>');
+    writeFileSync(page, `import { X } from '../../shared/x.ts';\nimport { Q } from '../../shared/q';\n${text}`);
+    for (const dir of ['templates', 'client', 'shared']) age(path.join(project, dir));
+    const shown = () => /data-x="(\w+)" data-q="(\w+)"/.exec(readFileSync(path.join(out, '404.html'), 'utf8'))?.slice(1);
+    await ok(build(content, out));
+    expect(shown()).toEqual(['two', 'qts']);
+    // The paths tried and not found are recorded as missing: no build renders again for them.
+    expect((await ok(build(content, out))).stdout).toMatch(NOTHING);
+    rmSync(path.join(shared, 'x.ts'));
+    symlinkSync('x3.ts', path.join(shared, 'x.ts'));
+    await ok(build(content, out));
+    expect(shown()).toEqual(['three', 'qts']);
+    writeFileSync(path.join(shared, 'q.tsx'), 'export const Q = "qtsx";\n');
+    await ok(build(content, out));
+    expect(shown()).toEqual(['three', 'qtsx']);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
   it("what the model's schemas import from outside templates/ counts for the posts' and data's cache too, in a folder never built", async () => {
     const { content, out } = fresh();
     const project = path.dirname(content);
