@@ -19,7 +19,7 @@ import { listFilesWithin, writeFileAtomic } from './files.ts';
 import { OUTSIDE_CONTENT } from './content/read.ts';
 import { checkPostRefs, type PostImageUse } from './render/post-refs.ts';
 import type { ParseCache, Unchanged } from './content/load.ts';
-import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, keepCodeCaches, MODEL_ENTRY, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
+import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, forgetRequired, keepCodeCaches, MODEL_ENTRY, requiredByTemplates, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
 import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type MadePiece, type RenderTally } from './render/parallel.ts';
@@ -169,6 +169,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     await writer.abort();
     throw new BuildError(stage, diags.items.filter((d) => d.severity === 'error' || (config.strict && d.severity === 'warning')));
   };
+  if (!cache) forgetRequired();
   // Builds without a record (in memory: tests, `site check`) key their compiled code the same way.
   const compiling = compileCode(config, cache, record?.stamps.compiled ?? (cache ? undefined : (await codeInputs(config)).compiled), record?.stamps.outside);
 
@@ -229,7 +230,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // The record and caches: awaited here, or (the resident process) once the summary is out.
   const finish = async (): Promise<string | undefined> => {
     let unrecorded: string | undefined;
-    if (record && plan && writer instanceof DiskWriter) unrecorded = await recordBuild(config, record, plan, writer, stats, diags, posts, site.today, await compiling.extras);
+    if (record && plan && writer instanceof DiskWriter) unrecorded = await recordBuild(config, record, plan, writer, stats, diags, posts, site.today, await compiling.extras, requiredPackages(config, record.stamps, Date.now() - (performance.now() - state.started)));
     if (writer instanceof DiskWriter) await writer.settled();
     return unrecorded;
   };
@@ -241,9 +242,30 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   return { site, routes, diagnostics: diags.items, stats, readsPosts: state.readsPosts, read: state.read };
 }
 
+/**
+ * The packages the templates required at run time (not bundled: esbuild's metafile does not name
+ * them) from outside the generator's node_modules, by their entry file and package.json: an update
+ * of one renders every page again (carry.ts codeInputs, as the compiled code's outside inputs).
+ */
+function requiredPackages(config: BuildConfig, stamps: InputStamps, since: number): Record<string, string> {
+  const files: string[] = [];
+  for (const file of requiredByTemplates().values()) {
+    files.push(file);
+    for (let dir = path.dirname(file); path.basename(dir) !== 'node_modules' && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+      if (existsSync(path.join(dir, 'package.json'))) {
+        files.push(path.join(dir, 'package.json'));
+        break;
+      }
+    }
+  }
+  return outsideInputs(config, files, since, stamps.outside);
+}
+
 /** Write the build's record and reads (what the next build carries over by) and the kept caches; a message if the record could not be written. */
-async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; last?: BuildRecord }, plan: RoutePlan, writer: DiskWriter, stats: BuildStats, diags: Diagnostics, posts: ReturnType<typeof postCache.read> | undefined, today: string, extras: Record<string, string> | undefined): Promise<string | undefined> {
+async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; last?: BuildRecord }, plan: RoutePlan, writer: DiskWriter, stats: BuildStats, diags: Diagnostics, posts: ReturnType<typeof postCache.read> | undefined, today: string, compiledFrom: Record<string, string> | undefined, packages: Record<string, string>): Promise<string | undefined> {
   const { stamps } = record;
+  // What the code was compiled from, and the packages the templates required from a site's own node_modules.
+  const extras = compiledFrom && { ...compiledFrom, ...packages };
   // Before the record: a kill between the two leaves reads of another build, which are ignored.
   if (plan.next) await writeReads(recordFile(config), plan.next.record(writer.buildId, (id, made) => plan.keyer.piece(id, made))).catch(() => undefined);
   const unrecorded = await writeRecord(config, {
@@ -269,7 +291,7 @@ async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; l
     diagnostics: diags.items,
     stats,
   });
-  if (posts && extras) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content, extras);
+  if (posts && compiledFrom) postCache.write(postCache.file(config.cacheDir, config.contentDir, stamps.kept), posts, (rel) => rel in stamps.content, compiledFrom);
   keepCodeCaches();
   return unrecorded;
 }

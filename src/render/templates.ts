@@ -201,6 +201,10 @@ const required = new Map<string, string>();
 export function requiredByTemplates(): ReadonlyMap<string, string> {
   return required;
 }
+/** A build starts: what it requires is what it records (a resident process's earlier builds were of other sites too). */
+export function forgetRequired(): void {
+  required.clear();
+}
 
 /** Packages the generator itself bundles, as it loaded them (what the site's model and templates import through `@site/api`). */
 export const BUILT_IN: Record<string, unknown> = { zod, yaml, 'js-yaml': jsYaml, 'intl-messageformat': intlMessageFormat, '@formatjs/icu-messageformat-parser': icuParser };

@@ -231,6 +231,30 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
+  it("a package the templates require at run time from the site's own node_modules: an update of it renders every page again", async () => {
+    const { content, out } = fresh();
+    const project = path.dirname(content);
+    const templates = ownTemplates(content);
+    const pkg = path.join(project, 'node_modules', 'footer-word');
+    mkdirSync(pkg, { recursive: true });
+    const release = (version: string, word: string) => {
+      writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'footer-word', version, main: 'index.js' }));
+      writeFileSync(path.join(pkg, 'index.js'), `module.exports = { word: '${word}' };\n`);
+    };
+    release('1.0.0', 'first');
+    const footer = path.join(templates, 'components', 'Footer.tsx');
+    writeFileSync(footer, `import { word } from 'footer-word';\n${readFileSync(footer, 'utf8').replace('<footer className="site-footer"', '<footer data-word={word} className="site-footer"')}`);
+    for (const dir of ['templates', 'client', 'node_modules']) age(path.join(project, dir));
+    const shown = () => /data-word="(\w+)"/.exec(readFileSync(path.join(out, 'index.html'), 'utf8'))?.[1];
+    // Builds in processes of their own: this one keeps the package as first required.
+    await ok(spawnBuild(content, out));
+    expect(shown()).toBe('first');
+    expect((await ok(spawnBuild(content, out))).stdout).toMatch(NOTHING);
+    release('1.0.1', 'again');
+    expect((await ok(spawnBuild(content, out))).stdout).toMatch(/rendered every page/);
+    expect(shown()).toBe('again');
+  });
+
   it("what the model's schemas import from outside templates/ counts for the posts' and data's cache too, in a folder never built", async () => {
     const { content, out } = fresh();
     const project = path.dirname(content);

@@ -325,7 +325,7 @@ require('module').syncBuiltinESMExports();
     expect(calls).toBeDefined();
     for (const version of ['v1', 'v2']) {
       write(version);
-      // (A template saved again renders every page: the package is not an input of the build.)
+      // (The template saved again: every page renders, and calls the package as a new build would.)
       writeFileSync(footer, `${readFileSync(footer, 'utf8')}\n`);
       const r = await build(content, out, env);
       expect(r.code, r.stderr).toBe(0);
