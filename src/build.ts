@@ -29,7 +29,7 @@ import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, OutputWriteError, type Writer } from './output/writer.ts';
-import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, outsideInputs, outsideInputsHold, readRecord, recordedCodeKey, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
+import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, outsideFiles, outsideInputs, outsideInputsHold, readRecord, recordedCodeKey, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
 import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
@@ -179,7 +179,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   });
   if (!model) return fail('templates');
   // One-shot builds to disk keep the posts' parsed front matter between runs.
-  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.kept), outsideInputsHold) : undefined;
+  const posts = record ? postCache.read(postCache.file(config.cacheDir, config.contentDir, record.stamps.kept), (extras) => outsideInputsHold(extras, record.stamps.outside)) : undefined;
   const loaded = await loadStage(config, model, cache, state, posts, record?.stamps);
   if (!loaded) return fail('load');
   lap('load');
@@ -249,7 +249,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
  */
 function requiredPackages(config: BuildConfig, stamps: InputStamps, since: number): Record<string, string> {
   const files: string[] = [];
-  for (const file of requiredByTemplates().values()) {
+  for (const file of outsideFiles(config, requiredByTemplates().values())) {
     files.push(file);
     for (let dir = path.dirname(file); path.basename(dir) !== 'node_modules' && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
       if (existsSync(path.join(dir, 'package.json'))) {
@@ -479,7 +479,7 @@ interface Compiling {
  */
 function compileCode(config: BuildConfig, cache: BuildCache | undefined, codeKey?: string, outside?: Readonly<Record<string, string>>): Compiling {
   const file = codeKey && !cache ? path.join(config.cacheDir, `code-${codeKey.slice(0, 16)}.v8`) : undefined;
-  const kept = file ? readCompiled(file) : undefined;
+  const kept = file ? readCompiled(file, outside) : undefined;
   if (kept) touch(file!); // in use: kept by the pruning of older entries
   const started = Date.now();
   const model = cache?.model ? Promise.resolve(cache.model) : kept ? Promise.resolve(kept.model) : compileModel(config.templatesDir);
@@ -531,13 +531,13 @@ function touch(file: string): void {
  * The kept compiled code; none when absent, unreadable, not of this shape, or made from a file
  * outside the stamped folders that changed since (then everything compiles again).
  */
-function readCompiled(file: string): CompiledCode | undefined {
+function readCompiled(file: string, outside?: Readonly<Record<string, string>>): CompiledCode | undefined {
   try {
     const kept = deserialize(readFileSync(file)) as Partial<CompiledCode> | undefined;
     const compiled = (c: unknown) => typeof (c as CompiledTemplates)?.code === 'string' && typeof (c as CompiledTemplates).entry === 'string';
     const b = kept?.bundled;
     const ok = compiled(kept?.templates) && (kept!.model === undefined || compiled(kept!.model)) && typeof b?.js === 'string' && typeof b.cssText === 'string' && Array.isArray(b.files);
-    if (!ok || typeof kept!.extras !== 'object' || kept!.extras === null || !outsideInputsHold(kept!.extras)) return undefined;
+    if (!ok || typeof kept!.extras !== 'object' || kept!.extras === null || !outsideInputsHold(kept!.extras, outside)) return undefined;
     // A site with a model always had it compiled: a kept entry without one is not this site's.
     return kept!.model !== undefined || !existsSync(path.join(path.dirname(kept!.templates!.entry), MODEL_ENTRY)) ? (kept as CompiledCode) : undefined;
   } catch {

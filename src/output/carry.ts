@@ -239,9 +239,12 @@ export function outsideFiles(config: BuildConfig, inputs: Iterable<string>): str
   return [...new Set(inputs)].filter((f) => !folders.some((d) => f.startsWith(d)));
 }
 
-/** The outside inputs as `outsideInputs` recorded them: every one still has its content. */
-export function outsideInputsHold(extras: Readonly<Record<string, string>>): boolean {
-  return Object.entries(extras).every(([f, h]) => h !== '' && fileHash(f) === h);
+/**
+ * The outside inputs as `outsideInputs` recorded them: every one still has its content. `now`:
+ * hashes this build took already (InputStamps.outside), not taken again.
+ */
+export function outsideInputsHold(extras: Readonly<Record<string, string>>, now?: Readonly<Record<string, string>>): boolean {
+  return Object.entries(extras).every(([f, h]) => h !== '' && (now?.[f] ?? fileHash(f)) === h);
 }
 
 function realPath(p: string): string {

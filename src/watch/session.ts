@@ -67,6 +67,14 @@ export class WatchSession {
    * replaced folder). Posts outside it are taken from the last load (content/load.ts `unchanged`).
    */
   private stale = { all: true, paths: new Set<string>() };
+  /** The outside files of the code the cache holds, by the input lists they came from (a content edit compiles nothing). */
+  private outside?: { from: readonly (readonly string[] | undefined)[]; files: string[] };
+
+  private outsideFiles(): string[] {
+    const from = [this.cache.templates?.compiled.inputs, this.cache.modelInputs, this.cache.bundled?.inputs];
+    if (!this.outside || from.some((list, i) => list !== this.outside!.from[i])) this.outside = { from, files: outsideFiles(this.config, from.flatMap((list) => list ?? [])) };
+    return this.outside.files;
+  }
 
   constructor(private readonly config: BuildConfig) {}
 
@@ -183,7 +191,7 @@ export class WatchSession {
       ms: performance.now() - started,
       warnings: result.diagnostics.filter((d) => d.severity === 'warning').length,
       warningList: result.diagnostics.filter((d) => d.severity !== 'error').map((d) => formatDiagnostic(d)),
-      outside: outsideFiles(this.config, [...(this.cache.templates?.compiled.inputs ?? []), ...(this.cache.modelInputs ?? []), ...(this.cache.bundled?.inputs ?? [])]),
+      outside: this.outsideFiles(),
     };
   }
 
