@@ -19,7 +19,8 @@ export function esbuild(): typeof import('esbuild') {
 
 /**
  * The files an esbuild run read, from its metafile: absolute paths (esbuild names them relative to
- * the working folder it ran in; inputs of other namespaces, which are not files, are left out).
+ * the working folder it ran in; inputs of other namespaces and `define` values, which are not
+ * files, are left out).
  * Also the paths a relative import named on its way to the file it found, which the metafile does
  * not list: a link (esbuild names its target; pointed elsewhere, the import finds another file),
  * and, for an import without an extension, the files it would have found first (`q.tsx` before
@@ -28,7 +29,7 @@ export function esbuild(): typeof import('esbuild') {
 export function metafileInputs(metafile: import('esbuild').Metafile | undefined): string[] {
   const out = new Set<string>();
   for (const [key, input] of Object.entries(metafile?.inputs ?? {})) {
-    if (/^[a-z-]+:/.test(key)) continue;
+    if (/^[a-z-]+:|^</.test(key)) continue; // another namespace, or a `define` (`<define:NAME>`)
     const importer = path.resolve(key);
     out.add(importer);
     for (const imp of input.imports) {
