@@ -29,6 +29,7 @@ import { piecesMade, renderRoute } from './render/page.ts';
 import type { Assets, ImageAsset } from './render/context.ts';
 import { basePathOf, withBase } from './routes/paths.ts';
 import { DiskWriter, IncrementalWriter, MemoryWriter, OutputWriteError, type Writer } from './output/writer.ts';
+import { WriteThread } from './output/write-thread.ts';
 import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, outsideFiles, outsideInputs, outsideInputsHold, readRecord, recordedCodeKey, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
@@ -123,7 +124,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     if (err instanceof OutputWriteError) throw new BuildError('write', [{ severity: 'error', code: 'write', file: err.file, message: err.message }]);
     throw err;
   } finally {
-    await Promise.all([state.pool?.terminate(), state.helper?.terminate()]);
+    await Promise.all([state.pool?.terminate(), state.helper?.terminate(), state.writeThread?.terminate()]);
   }
 }
 
@@ -134,6 +135,8 @@ interface BuildState {
   diags: Diagnostics;
   pool?: PagePool;
   helper?: MarkdownHelper;
+  /** Writes the pages this thread renders, when it renders many (output/write-thread.ts). */
+  writeThread?: WriteThread;
   /** Output files of the pages rendered that read the list of posts. */
   readsPosts?: string[];
   /** What the rendered pages read, for a build given `opts.plan` (watch). */
@@ -193,7 +196,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // Large one-shot builds render on every core: workers start now and join the rendering when
   // loaded (this thread does not wait for them).
-  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, plan?.selected ?? routes.routes, state);
+  if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, plan?.selected ?? routes.routes, state, config, writer);
 
   const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);
   if (diags.hasErrors()) return fail('templates');
@@ -225,7 +228,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
   else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
-  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0 };
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0, ...(state.writeThread && { writtenOnThread: state.writeThread.written }) };
   if (plan?.rendered !== undefined) stats.incremental = { rendered: plan.rendered, reused: (writer as DiskWriter).carried, spliced: plan.spliced?.size ?? 0, pieces: splicedPieces(plan), why: plan.why };
   // The record and caches: awaited here, or (the resident process) once the summary is out.
   const finish = async (): Promise<string | undefined> => {
@@ -658,17 +661,20 @@ function sharedPostImages(site: Site, inPosts: readonly PostImageUse[]): Record<
 
 /**
  * Threads for what this build renders: page workers for a large build (the markdown helper then
- * stops: page workers render their own markdown); else, for an incremental build that renders many
- * posts after all, a markdown helper handed their bodies (a one-shot build without a record
- * started its helper before loading).
+ * stops: page workers render their own markdown and write their own pages); else a write thread
+ * for many pages and, for an incremental build that renders many posts after all, a markdown
+ * helper handed their bodies (a one-shot build without a record started its helper before loading).
  */
-async function startRenderThreads(workerEntry: URL, selected: readonly Route[], state: BuildState): Promise<void> {
+async function startRenderThreads(workerEntry: URL, selected: readonly Route[], state: BuildState, config: BuildConfig, writer: DiskWriter): Promise<void> {
   state.pool = PagePool.start(workerEntry, selected.length);
   if (state.pool && state.helper) {
     await state.helper.terminate();
     state.helper = undefined;
   }
-  if (!state.pool && !state.helper) state.helper = MarkdownHelper.forPosts(workerEntry, selected.flatMap((r) => (r.kind === 'post' && r.post ? [r.post] : [])));
+  if (state.pool) return;
+  if (!state.helper) state.helper = MarkdownHelper.forPosts(workerEntry, selected.flatMap((r) => (r.kind === 'post' && r.post ? [r.post] : [])));
+  // (Called again when an incremental build renders everything after all: one thread a build.)
+  writer.writeOn((state.writeThread ??= WriteThread.start(workerEntry, config.outDir, writer.staging, selected.length)));
 }
 
 /** Stage "templates+assets": compiled templates and client script, images (a cold cache shows progress), every route's template checked. */
@@ -778,7 +784,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
   const selected = r.plan?.selected ?? (only ? routes.routes.filter(only) : routes.routes);
   // An incremental build that renders everything after all (its assets changed) is a large build again.
-  if (r.plan && !r.plan.selected && !state.pool && !state.helper && opts.workerEntry) await startRenderThreads(opts.workerEntry, selected, state);
+  if (r.plan && !r.plan.selected && !state.pool && !state.helper && opts.workerEntry && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, selected, state, config, writer);
   const { pool } = state;
   const counter = routeCounter();
   const tally = createTally();
@@ -787,6 +793,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(opts.cache) });
   const env = renderEnv(site, routes, assets, templates, tally, { helper: state.helper, contentDir: config.contentDir });
   await renderClaimed(selected, counter, env, writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
+  if (writer instanceof DiskWriter) await writer.pagesWritten();
   if (pool && writer instanceof DiskWriter) {
     const done = await pool.finish().catch(async (err: Error) => {
       if (err instanceof OutputWriteError) throw err; // the disk's, as on this thread

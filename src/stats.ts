@@ -30,4 +30,6 @@ export interface BuildStats {
   host?: HostName;
   /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
   markdownHelped: number;
+  /** Pages a write thread wrote (builds on one render thread with many pages: output/write-thread.ts). */
+  writtenOnThread?: number;
 }

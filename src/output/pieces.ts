@@ -174,3 +174,48 @@ export function splice(old: Buffer, placed: readonly number[], now: (n: number) 
   parts.push(old.subarray(pos));
   return { parts, bytes: total + old.length - pos, placed: moved };
 }
+
+/** The layout pieces of one render environment: each marker is `open`, the piece's number and `-->`. */
+export interface PieceSource {
+  readonly open: string;
+  readonly bytes: readonly Uint8Array[];
+}
+
+/**
+ * A page's bytes from its text (render/page.ts `renderRouteHtml`): the text between markers
+ * encoded, each marker replaced by its piece's shared buffer (never copied: one writev writes
+ * them). `placed` gets each piece's number, first byte and the byte after it.
+ */
+export function pageParts(html: string, pieces: PieceSource, placed?: number[]): { parts: Uint8Array[]; bytes: number } {
+  const { open, bytes } = pieces;
+  let at = html.indexOf(open);
+  if (at < 0) {
+    const whole = Buffer.from(html);
+    return { parts: [whole], bytes: whole.length };
+  }
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let pos = 0;
+  while (at >= 0) {
+    const end = html.indexOf('-->', at);
+    const n = Number(html.slice(at + open.length, end));
+    const piece = bytes[n]!;
+    if (at > pos) {
+      // Encoded a part at a time: one page-sized encoding measured slower (a fresh zeroed buffer for each page).
+      const before = Buffer.from(html.slice(pos, at));
+      parts.push(before);
+      total += before.length;
+    }
+    parts.push(piece);
+    placed?.push(n, total, total + piece.length);
+    total += piece.length;
+    pos = end + 3;
+    at = html.indexOf(open, pos);
+  }
+  if (pos < html.length) {
+    const rest = Buffer.from(html.slice(pos));
+    parts.push(rest);
+    total += rest.length;
+  }
+  return { parts, bytes: total };
+}

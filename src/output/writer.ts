@@ -7,6 +7,7 @@ import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
 import { carryOver } from './carry.ts';
+import { pageParts, type PieceSource } from './pieces.ts';
 import { writing } from './write-error.ts';
 import { hostFolder } from './host-folder.ts';
 import { buildsDir, failPoint, HOST, inspectOutput, newBuildDir, pauseAsync, pausePoint, removeLeftovers, removeTree, swapIn, WEB, writeMarker } from './publish.ts';
@@ -22,6 +23,12 @@ export interface Writer {
    * are given lack it (the caller joins the parts).
    */
   writeParts?(file: string, parts: readonly Uint8Array[], bytes: number): void;
+  /**
+   * Write a rendered page from its text, each layout piece a marker (render/page.ts), now or on a
+   * write thread (`placed` is told where its pieces sit, as `pageParts` gives them, once written).
+   * Writers that keep what they are given lack it (the caller assembles the page).
+   */
+  writePage?(file: string, html: string, pieces: PieceSource, placed: (at: string) => void): void;
   /** Make the output visible (disk: swap the staging folder in). */
   commit(): Promise<void>;
   /** Drop everything written (the previous output stays). */
@@ -33,6 +40,16 @@ export interface Writer {
   contentOf?(file: string): string | Uint8Array | undefined;
   readonly files: number;
   readonly bytes: number;
+}
+
+/** Another thread that writes pages for a DiskWriter (output/write-thread.ts). */
+export interface PageHandoff {
+  /** Take a page (false: the caller writes it); `placed` is told where its pieces sit once it is written. */
+  offer(file: string, html: string, pieces: PieceSource, placed: (at: string) => void): boolean;
+  /** Wait until every page taken is written: the files and bytes written; throws if one was not. */
+  finish(): Promise<{ files: string[]; bytes: number }>;
+  /** Stop writing (a failed build). */
+  terminate(): Promise<void>;
 }
 
 /** Writers with a staging folder not yet published (removed on SIGINT/SIGTERM). */
@@ -127,6 +144,30 @@ export class DiskWriter implements Writer {
     this.bytes += bytes;
   }
 
+  private thread?: PageHandoff;
+
+  /** Pages from now on may go to `thread` (output/write-thread.ts) until `pagesWritten`. */
+  writeOn(thread: PageHandoff | undefined): void {
+    this.thread = thread;
+  }
+
+  writePage(file: string, html: string, pieces: PieceSource, placed: (at: string) => void): void {
+    if (this.thread?.offer(file, html, pieces, placed)) return;
+    const at: number[] = [];
+    const page = pageParts(html, pieces, at);
+    this.writeParts(file, page.parts, page.bytes);
+    placed(at.join(','));
+  }
+
+  /** Wait for the pages handed to a write thread, counted as written here; throws if one was not written. */
+  async pagesWritten(): Promise<void> {
+    const thread = this.thread;
+    if (!thread) return;
+    this.thread = undefined;
+    const done = await thread.finish();
+    this.adopt(done.files, done.bytes);
+  }
+
   /** The staging path of `file`, its folder made (once), the file recorded as written (once). */
   private target(file: string): string {
     if (this.written.has(file)) throw new Error(`${file} written twice`);
@@ -178,6 +219,7 @@ export class DiskWriter implements Writer {
   }
 
   async commit(): Promise<void> {
+    await this.pagesWritten();
     // An earlier build of this process may still be removing what it replaced: it ends first, so
     // its sweep never sees this build live (or the live link change under it).
     await removing;
@@ -209,6 +251,9 @@ export class DiskWriter implements Writer {
 
   /** Drop this build's folder, unless it was published: a live build is never removed. */
   async abort(): Promise<void> {
+    // The write thread stops first: nothing is written into the folder after it is removed.
+    await this.thread?.terminate();
+    this.thread = undefined;
     unpublished.delete(this);
     if (!this.published) await removeTree(this.build);
   }

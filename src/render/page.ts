@@ -10,6 +10,7 @@ import { buildHead } from './head.ts';
 import type { TemplateModule } from './templates.ts';
 import { DATA_READ, FACTS_READ, type PageReads, type PieceReads } from './reads.ts';
 import { requireCjs } from '../require.ts';
+import { pageParts, type PieceSource } from '../output/pieces.ts';
 
 const { createElement } = requireCjs('react') as typeof import('react');
 // The legacy (synchronous) renderer alone, picked as react-dom/server's own index picks it: that index
@@ -264,11 +265,21 @@ export function renderRoute(route: Route, env: RenderEnv, placed?: number[]): Bu
  * copy of the pieces (the 20 KB stylesheet of every page) is made.
  */
 export function renderRouteParts(route: Route, env: RenderEnv, placed?: number[]): { parts: Uint8Array[]; bytes: number } {
+  return piecesOf(env).parts(renderRouteHtml(route, env), placed);
+}
+
+/** `renderRoute` as text, each piece a marker (`pieceSource(env)` turns it into bytes: output/pieces.ts `pageParts`). */
+export function renderRouteHtml(route: Route, env: RenderEnv): string {
   env.reads?.begin(route.lang);
   const ctx = createContext(route, env);
   const Page = env.templates.pages[route.template];
   if (!Page) throw new Error(`no template "${route.template}" for ${route.path} (${route.origin}); templates/index.tsx exports: ${Object.keys(env.templates.pages).join(', ')}`);
-  return piecesOf(env).parts(`<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`, placed);
+  return `<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`;
+}
+
+/** The pieces of `env` as `renderRouteHtml`'s markers name them (the same object for the environment's life). */
+export function pieceSource(env: RenderEnv): PieceSource {
+  return piecesOf(env);
 }
 
 /** The pieces this environment made, by number (`renderRoute`'s `placed`): id (`lang\0key`) and what each read. */
@@ -287,11 +298,11 @@ export function pieceBytes(env: RenderEnv, id: string): Buffer | undefined {
  * too); `assemble` swaps each marker for its piece's bytes, encoded once. Pieces skip React for
  * what every page repeats and keep the 12 KB stylesheet out of each page's string.
  */
-class Pieces {
-  private readonly open = `<!--${randomBytes(9).toString('base64url')}:`;
+class Pieces implements PieceSource {
+  readonly open = `<!--${randomBytes(9).toString('base64url')}:`;
   private readonly index = new Map<string, number>();
   private readonly ids: string[] = [];
-  private readonly bytes: Buffer[] = [];
+  readonly bytes: Buffer[] = [];
   /** What each piece read while it was made: the texts key the piece, the list of posts every page showing it. */
   private readonly pieceReads: (PieceReads & { posts: boolean })[] = [];
 
@@ -337,35 +348,7 @@ class Pieces {
 
   /** `assemble`'s bytes as parts in order: the page's own, encoded, and each piece's shared buffer. */
   parts(html: string, placed?: number[]): { parts: Uint8Array[]; bytes: number } {
-    let at = html.indexOf(this.open);
-    if (at < 0) {
-      const whole = Buffer.from(html);
-      return { parts: [whole], bytes: whole.length };
-    }
-    const parts: Uint8Array[] = [];
-    let total = 0;
-    let pos = 0;
-    while (at >= 0) {
-      const end = html.indexOf('-->', at);
-      const n = Number(html.slice(at + this.open.length, end));
-      const piece = this.bytes[n]!;
-      if (at > pos) {
-        const before = Buffer.from(html.slice(pos, at));
-        parts.push(before);
-        total += before.length;
-      }
-      parts.push(piece);
-      placed?.push(n, total, total + piece.length);
-      total += piece.length;
-      pos = end + 3;
-      at = html.indexOf(this.open, pos);
-    }
-    if (pos < html.length) {
-      const rest = Buffer.from(html.slice(pos));
-      parts.push(rest);
-      total += rest.length;
-    }
-    return { parts, bytes: total };
+    return pageParts(html, this, placed);
   }
 }
 

@@ -26,7 +26,9 @@ import { BuildError, Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, OutputWriteError, type Writer } from '../output/writer.ts';
 import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
-import { piecesMade, renderRouteParts, type RenderEnv } from './page.ts';
+import { piecesMade, pieceSource, renderRouteHtml, type RenderEnv } from './page.ts';
+import { pageParts } from '../output/pieces.ts';
+import { runWriteWorker, WRITE_WORKER_ROLE } from '../output/write-thread.ts';
 import { PageReads, TextSets, type PieceReads } from './reads.ts';
 import { evaluateTemplates, type CompiledTemplates, type TemplateModule } from './templates.ts';
 
@@ -82,14 +84,14 @@ export function createTally(): RenderTally {
   return { pages: {}, missing: new Map(), errors: [], readsPosts: [], read: { files: [], texts: [], placed: [] }, textSets: new TextSets(), pieces: [] };
 }
 
-/** Note what `route`'s page read (env.reads; `placed` from renderRoute) in `tally`. */
-function tallyReads(tally: RenderTally, env: RenderEnv, route: Route, placed: readonly number[]): void {
+/** Note what `route`'s page read (env.reads) in `tally`; returns its place in `tally.read.placed`, for where its pieces sit (known once written). */
+function tallyReads(tally: RenderTally, env: RenderEnv, route: Route): number {
   const reads = env.reads!;
   const file = route.file;
   if (reads.posts) tally.readsPosts.push(file);
   tally.read.files.push(file);
   tally.read.texts.push(reads.all ? -1 : tally.textSets.addRead(reads, `${route.template}\0${route.lang}`));
-  tally.read.placed.push(placed.join(','));
+  return tally.read.placed.push('') - 1;
 }
 
 /**
@@ -161,11 +163,10 @@ export async function renderClaimed(
     const end = Math.min(start + CHUNK, routes.length);
     for (let i = start; i < end; i++) {
       const route = routes[i]!;
-      let page: { parts: Uint8Array[]; bytes: number };
-      const placed: number[] = [];
+      let html: string;
       onRoute?.(route);
       try {
-        page = renderRouteParts(route, env, placed);
+        html = renderRouteHtml(route, env);
       } catch (err) {
         // A stage's own error met while rendering (an image no build has) is reported as itself.
         if (err instanceof BuildError) tally.errors.push(...err.diagnostics);
@@ -176,10 +177,19 @@ export async function renderClaimed(
         }
         continue;
       }
-      if (env.reads) tallyReads(tally, env, route, placed);
-      // Written from its parts where the writer can (one writev, the shared pieces not copied).
-      if (writer.writeParts) writer.writeParts(route.file, page.parts, page.bytes);
-      else await writer.write(route.file, page.parts.length === 1 ? page.parts[0]! : Buffer.concat(page.parts, page.bytes));
+      const slot = env.reads ? tallyReads(tally, env, route) : -1;
+      const placed = (at: string) => {
+        if (slot >= 0) tally.read.placed[slot] = at;
+      };
+      // Written from its text and the shared pieces where the writer can (on a write thread, or
+      // with one writev: the pieces not copied).
+      if (writer.writePage) writer.writePage(route.file, html, pieceSource(env), placed);
+      else {
+        const at: number[] = [];
+        const page = pageParts(html, pieceSource(env), at);
+        placed(at.join(','));
+        await writer.write(route.file, page.parts.length === 1 ? page.parts[0]! : Buffer.concat(page.parts, page.bytes));
+      }
       const byLang = (tally.pages[route.kind] ??= {});
       byLang[route.lang] = (byLang[route.lang] ?? 0) + 1;
     }
@@ -361,11 +371,12 @@ export function runPageWorker(): void {
   });
 }
 
-/** Run this thread as the worker its role names (page worker or markdown helper); false if it has none. */
+/** Run this thread as the worker its role names (page worker, markdown helper or write thread); false if it has none. */
 export function runWorkerRole(): boolean {
   const role = (workerData as { role?: string } | null)?.role;
   if (role === PAGE_WORKER_ROLE) runPageWorker();
   else if (role === MARKDOWN_WORKER_ROLE) runMarkdownWorker();
+  else if (role === WRITE_WORKER_ROLE) runWriteWorker();
   else return false;
   return true;
 }

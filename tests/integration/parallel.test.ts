@@ -1,13 +1,15 @@
 /**
  * Large builds render on every core (src/render/parallel.ts). Whatever thread renders a page, the
  * output is the same bytes, and a page that fails in a worker fails the build like anywhere else.
- * SITE_MIN_PARALLEL_ROUTES=1 makes a small fixture take the parallel path; SITE_RENDER_THREADS
- * sets the thread count whatever the machine has.
+ * SITE_MIN_PARALLEL_ROUTES=1 makes a small fixture take the parallel path (SITE_MIN_WRITE_THREAD_PAGES=1
+ * the write thread's: src/output/write-thread.ts); SITE_RENDER_THREADS sets the thread count
+ * whatever the machine has.
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyContent, edit, listFiles, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
+import { recordFile } from '../helpers/incremental.ts';
 
 let content: string;
 const build = (out: string, env: Record<string, string>, extra: string[] = []): Promise<CliResult> =>
@@ -60,6 +62,52 @@ describe('parallel rendering', () => {
     expect(h.stdout).toMatch(/rendered on 1 thread; markdown of \d+ posts on a helper thread/);
     expectSameOutput(h, helped);
   });
+
+  /** What the build into `dir` recorded its pages read and where their pieces sit (the next build's splicing needs it exact). */
+  const readsOf = (dir: string) => {
+    const { build: _build, ...reads } = JSON.parse(readFileSync(recordFile(dir).replace(/\.json$/, '.reads.json'), 'utf8')) as { build: string };
+    return reads;
+  };
+
+  it('writes byte-identical output and reads with the pages written on a second thread, and says so', async () => {
+    const written = path.join(tmpDir(), 'dist');
+    const w = await build(written, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_MARKDOWN_HELPER_POSTS: '1', SITE_MIN_WRITE_THREAD_PAGES: '1' });
+    expect(w.code, w.stderr).toBe(0);
+    const pages = Number(/^Built (\d+) pages/.exec(w.stdout)?.[1]);
+    expect(w.stdout).toMatch(new RegExp(`rendered on 1 thread; markdown of \\d+ posts on a helper thread; ${pages} pages written on another\n`));
+    expectSameOutput(w, written);
+    expect(readsOf(written)).toEqual(readsOf(one));
+  });
+
+  it('...and a write thread that falls behind leaves the pages it cannot take to this one: the same bytes and reads', async () => {
+    // A slow disk on the write thread only (20 ms a page): 32 pages behind, the rest is written here.
+    const slow = path.join(tmpDir(), 'slow-writes.cjs');
+    writeFileSync(
+      slow,
+      `const fs = require('fs');
+const { workerData } = require('worker_threads');
+if (workerData && workerData.role === 'site-writer') {
+  const writevSync = fs.writevSync;
+  fs.writevSync = function (...a) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    return writevSync.apply(this, a);
+  };
+}
+`,
+    );
+    const mixed = path.join(tmpDir(), 'dist');
+    // Without the markdown helper this time: the build then asks for its threads twice (once it knows
+    // it renders everything), and must still start one write thread (a second one, never finished,
+    // kept the process from exiting).
+    const m = await build(mixed, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '1', SITE_WRITE_THREAD_BEHIND: '32', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${slow}` });
+    expect(m.code, m.stderr).toBe(0);
+    const pages = Number(/^Built (\d+) pages/.exec(m.stdout)?.[1]);
+    const onThread = Number(/; (\d+) pages written on another/.exec(m.stdout)?.[1]);
+    expect(onThread).toBeGreaterThan(0);
+    expect(onThread).toBeLessThan(pages);
+    expectSameOutput(m, mixed);
+    expect(readsOf(mixed)).toEqual(readsOf(one));
+  }, 30_000);
 
   let threeOut: string;
   it('writes byte-identical output on 3 threads, and says so', async () => {
