@@ -674,7 +674,7 @@ async function startRenderThreads(workerEntry: URL, selected: readonly Route[], 
   if (state.pool) return;
   if (!state.helper) state.helper = MarkdownHelper.forPosts(workerEntry, selected.flatMap((r) => (r.kind === 'post' && r.post ? [r.post] : [])));
   // (Called again when an incremental build renders everything after all: one thread a build.)
-  writer.writeOn((state.writeThread ??= WriteThread.start(workerEntry, config.outDir, writer.staging, selected.length)));
+  writer.writeOn((state.writeThread ??= WriteThread.start(workerEntry, config.outDir, writer.staging, selected.length, state.helper?.thread)));
 }
 
 /** Stage "templates+assets": compiled templates and client script, images (a cold cache shows progress), every route's template checked. */

@@ -11,11 +11,12 @@
  *
  * The main thread never waits for it while rendering: a page it cannot take (the thread is
  * MAX_BEHIND pages behind, or the page comes from another set of pieces) is written in place.
- * Smaller builds write in place: the thread's start-up (~130 ms of CPU, loading the CLI) would cost
- * more than it saves.
+ * It runs on the markdown helper's thread when the build has one (its markdown comes first, as it
+ * was asked for first), else on a thread of its own. Smaller builds write in place: the thread's
+ * start-up (~130 ms of CPU, loading the CLI) would cost more than it saves.
  */
 import os from 'node:os';
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 import { pageParts, type PieceSource } from './pieces.ts';
 import { OutputWriteError } from './write-error.ts';
 import { DiskWriter, type PageHandoff } from './writer.ts';
@@ -24,8 +25,11 @@ export const WRITE_WORKER_ROLE = 'site-writer';
 
 /**
  * From this many pages to render, a build that renders on one thread writes on a second
- * (`SITE_MIN_WRITE_THREAD_PAGES`). Measured on 2 cores, cold builds (2026-11-27): 1,204 pages
- * 0.87 against 0.86 s without it, 2,204 pages 1.24 against 1.28 s, 4,774 pages 2.12 against 2.28 s.
+ * (`SITE_MIN_WRITE_THREAD_PAGES`); half as many when the markdown helper's thread does it (no thread
+ * to start). Measured on 2 cores, cold builds (2026-11-27), medians of 6-8 alternating runs: on a
+ * thread of its own, 1,204 pages 0.87 against 0.86 s without it, 2,204 pages 1.24 against 1.28 s,
+ * 4,774 pages 2.12 against 2.28 s; on the helper's, 1,204 pages 0.875 against 0.93 s, 4,774 pages
+ * 2.24 against 2.36 s on a thread of its own.
  */
 const MIN_PAGES = Number(process.env.SITE_MIN_WRITE_THREAD_PAGES) || 2000;
 /** Pages per message: fewer messages, and the thread starts on a batch while the next renders. */
@@ -33,6 +37,7 @@ const BATCH = 16;
 /** Pages handed over and not yet written beyond which the main thread writes in place (~60 MB of text at ~30 KB a page). */
 const MAX_BEHIND = Math.max(2 * BATCH, Number(process.env.SITE_WRITE_THREAD_BEHIND) || 2048);
 
+type Start = { write: { outDir: string; staging: string; done: SharedArrayBuffer } };
 type Batch = { open?: string; pieces: Uint8Array[]; files: string[]; html: string[] };
 type Reply = { ok: true; files: string[]; bytes: number; placed: string[] } | { ok: false; message: string; write?: { file: string; code: string | undefined; why: string } };
 
@@ -52,16 +57,22 @@ export class WriteThread implements PageHandoff {
 
   /**
    * A thread for `pages` pages written into `staging` (the build's web root; `outDir` names files
-   * in errors), when there are that many and a second core; else undefined.
+   * in errors), when there are that many and a second core; else undefined. On `helper`'s thread
+   * when given (the markdown helper's: render/parallel.ts), else on a thread of its own.
    * @param entry the module that runs `runWriteWorker` when loaded in a worker (the CLI bundle)
    */
-  static start(entry: URL, outDir: string, staging: string, pages: number): WriteThread | undefined {
+  static start(entry: URL, outDir: string, staging: string, pages: number, helper?: Worker): WriteThread | undefined {
     const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
-    return threads >= 2 && pages >= MIN_PAGES ? new WriteThread(entry, outDir, staging) : undefined;
+    return threads >= 2 && pages >= (helper ? MIN_PAGES / 2 : MIN_PAGES) ? new WriteThread(helper ?? new Worker(entry, { workerData: { role: WRITE_WORKER_ROLE } }), outDir, staging) : undefined;
   }
 
-  private constructor(entry: URL, outDir: string, staging: string) {
-    const worker = (this.worker = new Worker(entry, { workerData: { role: WRITE_WORKER_ROLE, outDir, staging, done: this.done.buffer } }));
+  /**
+   * @param worker a thread of its own, or the markdown helper's (render/parallel.ts: its markdown
+   * comes first, as it was asked for first; one thread less to start, ~130 ms of CPU and 30 MB)
+   */
+  private constructor(worker: Worker, outDir: string, staging: string) {
+    this.worker = worker;
+    worker.postMessage({ write: { outDir, staging, done: this.done.buffer } } satisfies Start);
     this.reply = new Promise<Reply>((resolve) => {
       worker.once('message', (r: Reply) => resolve(r));
       worker.once('error', (err) => resolve({ ok: false, message: err.stack ?? err.message }));
@@ -120,13 +131,28 @@ export class WriteThread implements PageHandoff {
 
 /** Inside the write thread: assemble and write each page handed over, report when told to finish. */
 export function runWriteWorker(): void {
-  const { outDir, staging, done } = workerData as { outDir: string; staging: string; done: SharedArrayBuffer };
-  const finished = new Int32Array(done);
-  const writer = new DiskWriter(outDir, { staging });
+  const write = pageWrites();
+  parentPort!.on('message', (m: Start | Batch | { finish: true }) => write(m));
+}
+
+/**
+ * What the thread does with each message of a WriteThread: the first says where pages go; a batch
+ * is written; `finish` is answered with what was written. (The markdown helper passes on to it
+ * the messages that are not markdown.)
+ */
+export function pageWrites(): (m: Start | Batch | { finish: true }) => void {
+  let writer: DiskWriter | undefined;
+  let finished: Int32Array;
   const pieces = { open: '', bytes: [] as Uint8Array[] };
   const placed: string[] = [];
   let failed: Reply | undefined;
-  parentPort!.on('message', (m: Batch | { finish: true }) => {
+  return (m) => {
+    if ('write' in m) {
+      writer = new DiskWriter(m.write.outDir, { staging: m.write.staging });
+      finished = new Int32Array(m.write.done);
+      return;
+    }
+    if (!writer) throw new Error('a page to write before where it goes');
     if ('finish' in m) {
       parentPort!.postMessage(failed ?? ({ ok: true, files: writer.paths(), bytes: writer.bytes, placed } satisfies Reply));
       return;
@@ -147,5 +173,5 @@ export function runWriteWorker(): void {
       }
       Atomics.add(finished, 0, 1);
     }
-  });
+  };
 }

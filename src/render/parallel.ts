@@ -28,7 +28,7 @@ import { buildRoutes, type Route, type RouteTable } from '../routes/table.ts';
 import type { Assets, ImageAsset } from './context.ts';
 import { piecesMade, pieceSource, renderRouteHtml, type RenderEnv } from './page.ts';
 import { pageParts } from '../output/pieces.ts';
-import { runWriteWorker, WRITE_WORKER_ROLE } from '../output/write-thread.ts';
+import { pageWrites, runWriteWorker, WRITE_WORKER_ROLE } from '../output/write-thread.ts';
 import { PageReads, TextSets, type PieceReads } from './reads.ts';
 import { evaluateTemplates, type CompiledTemplates, type TemplateModule } from './templates.ts';
 
@@ -466,12 +466,20 @@ export class MarkdownHelper {
     this.port.close();
     await this.worker.terminate();
   }
+
+  /** Its thread, which also writes pages when the build has it do so (output/write-thread.ts). */
+  get thread(): Worker {
+    return this.worker;
+  }
 }
 
 function runMarkdownWorker(): void {
   const port = (workerData as { port: MessagePort }).port;
   const markdown = createMarkdown();
-  parentPort!.on('message', ({ files, bodies }: BodyBatch) => {
-    port.postMessage({ files, html: bodies.map(markdown) } satisfies HtmlBatch);
+  // The write thread's messages too, when the build writes its pages here (output/write-thread.ts).
+  let write: ReturnType<typeof pageWrites> | undefined;
+  parentPort!.on('message', (m: BodyBatch | Parameters<ReturnType<typeof pageWrites>>[0]) => {
+    if ('bodies' in m) port.postMessage({ files: m.files, html: m.bodies.map(markdown) } satisfies HtmlBatch);
+    else (write ??= pageWrites())(m);
   });
 }

@@ -74,7 +74,7 @@ describe('parallel rendering', () => {
     const w = await build(written, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_MARKDOWN_HELPER_POSTS: '1', SITE_MIN_WRITE_THREAD_PAGES: '1' });
     expect(w.code, w.stderr).toBe(0);
     const pages = Number(/^Built (\d+) pages/.exec(w.stdout)?.[1]);
-    expect(w.stdout).toMatch(new RegExp(`rendered on 1 thread; markdown of \\d+ posts on a helper thread; ${pages} pages written on another\n`));
+    expect(w.stdout).toMatch(new RegExp(`rendered on 1 thread; markdown of \\d+ posts on a helper thread; ${pages} pages written on a second thread\n`));
     expectSameOutput(w, written);
     expect(readsOf(written)).toEqual(readsOf(one));
   });
@@ -102,7 +102,7 @@ if (workerData && workerData.role === 'site-writer') {
     const m = await build(mixed, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '1', SITE_WRITE_THREAD_BEHIND: '32', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${slow}` });
     expect(m.code, m.stderr).toBe(0);
     const pages = Number(/^Built (\d+) pages/.exec(m.stdout)?.[1]);
-    const onThread = Number(/; (\d+) pages written on another/.exec(m.stdout)?.[1]);
+    const onThread = Number(/; (\d+) pages written on a second thread/.exec(m.stdout)?.[1]);
     expect(onThread).toBeGreaterThan(0);
     expect(onThread).toBeLessThan(pages);
     expectSameOutput(m, mixed);
