@@ -148,8 +148,8 @@ describe('[R-SAFE-1] output folder safety', () => {
 
 /**
  * A preload for the CLI: writing the page $HOOK_FULL of a new build ('*': any page) fails as a
- * full disk does (ENOSPC), on the thread $HOOK_THREAD names ('main', 'worker', or 'write' and
- * 'helper': the write thread on a thread of its own, or on the markdown helper's).
+ * full disk does (ENOSPC), on the thread $HOOK_THREAD names ('main', 'worker', or 'helper': the
+ * markdown helper's, where the write thread runs).
  */
 const FULL = path.join(tmpDir('disk-full-hook-'), 'full.cjs');
 writeFileSync(
@@ -157,7 +157,7 @@ writeFileSync(
   `const fs = require('fs');
 const { isMainThread } = require('worker_threads');
 const page = process.env.HOOK_FULL;
-const full = (p) => String(p).includes('.builds/') && (page === '*' ? String(p).endsWith('.html') : String(p).endsWith('/' + page)) && isMainThread === (process.env.HOOK_THREAD === 'main') && (!['write', 'helper'].includes(process.env.HOOK_THREAD) || require('worker_threads').workerData?.role === (process.env.HOOK_THREAD === 'write' ? 'site-writer' : 'site-markdown'));
+const full = (p) => String(p).includes('.builds/') && (page === '*' ? String(p).endsWith('.html') : String(p).endsWith('/' + page)) && isMainThread === (process.env.HOOK_THREAD === 'main') && (process.env.HOOK_THREAD !== 'helper' || require('worker_threads').workerData?.role === 'site-markdown');
 const fail = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 for (const name of ['openSync', 'writeFileSync']) {
   const orig = fs[name];
@@ -175,9 +175,8 @@ describe('[R-SAFE-2] a disk that fills up during the build', () => {
     { thread: 'main', page: 'about.html', env: { SITE_RENDER_THREADS: '1' } },
     // A page worker's failure is named the same way (render/parallel.ts passes it on): any page a worker writes.
     { thread: 'worker', page: '*', env: { SITE_RENDER_THREADS: '3', SITE_MIN_PARALLEL_ROUTES: '10' } },
-    // The write thread's too (src/output/write-thread.ts): whichever page it writes first, on a
-    // thread of its own or on the markdown helper's.
-    { thread: 'write', page: '*', env: { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '10' } },
+    // The write thread's too (src/output/write-thread.ts), here on the markdown helper's thread (on a
+    // thread of its own it runs the same page writes): whichever page it writes first.
     { thread: 'helper', page: '*', env: { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '10', SITE_MIN_MARKDOWN_HELPER_POSTS: '1' } },
   ])('a page the disk refuses on the $thread thread: exit 1 naming it and what to do, the previous output untouched, no build left behind', async ({ thread, page, env }) => {
     const content = copyContent();
