@@ -43,8 +43,11 @@ type Reply = { ok: true; files: string[]; bytes: number; placed: string[] } | { 
 
 export class WriteThread implements PageHandoff {
   private readonly worker: Worker;
-  /** Pages the thread has finished (written, or skipped after a failure), counted by the thread. */
-  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * [0]: pages the thread has finished (written, or skipped after a failure or a stop), counted by
+   * the thread; [1]: 1 once told to stop (`stop`).
+   */
+  private readonly done = new Int32Array(new SharedArrayBuffer(8));
   private readonly reply: Promise<Reply>;
   private source?: PieceSource;
   private piecesSent = 0;
@@ -122,6 +125,14 @@ export class WriteThread implements PageHandoff {
     return { files: r.files, bytes: r.bytes };
   }
 
+  /**
+   * Write no more pages, at once (a stop signal: the build's folder is removed next, synchronously):
+   * the thread finishes at most the page it is writing.
+   */
+  stop(): void {
+    Atomics.store(this.done, 1, 1);
+  }
+
   /** Stop the thread (a failed build: nothing more is written into its folder once this resolves). */
   async terminate(): Promise<void> {
     this.worker.removeAllListeners();
@@ -161,7 +172,8 @@ export function pageWrites(): (m: Start | Batch | { finish: true }) => void {
     pieces.bytes.push(...m.pieces);
     for (let i = 0; i < m.files.length; i++) {
       // After a failure the rest is skipped: the build fails with the first page the disk refused.
-      if (!failed) {
+      // After a stop too: the build's folder is being removed.
+      if (!failed && !Atomics.load(finished, 1)) {
         try {
           const at: number[] = [];
           const page = pageParts(m.html[i]!, pieces, at);

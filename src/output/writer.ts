@@ -50,6 +50,8 @@ export interface PageHandoff {
   finish(): Promise<{ files: string[]; bytes: number }>;
   /** Stop writing (a failed build). */
   terminate(): Promise<void>;
+  /** Write no more pages, at once (from a signal handler, which cannot wait). */
+  stop(): void;
 }
 
 /** Writers with a staging folder not yet published (removed on SIGINT/SIGTERM). */
@@ -63,7 +65,17 @@ let removing: Promise<void> = Promise.resolve();
  * Whether a build was published before the stop is its writer's `published`.
  */
 export function abortUnpublished(): void {
-  for (const w of unpublished) rmSync(w.build, { recursive: true, force: true });
+  for (const w of unpublished) {
+    // Its write thread first: it may be writing into the folder (it ends the page it is on, which
+    // the retries wait for). A folder that still cannot go is the next build's to remove: a stop
+    // must not end in a stack trace.
+    w.stopWrites();
+    try {
+      rmSync(w.build, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } catch {
+      // (removed by the next build: output/publish.ts removeLeftovers)
+    }
+  }
   unpublished.clear();
 }
 
@@ -146,6 +158,11 @@ export class DiskWriter implements Writer {
 
   private thread?: PageHandoff;
 
+  /** Its write thread writes no more pages (a signal: abortUnpublished). */
+  stopWrites(): void {
+    this.thread?.stop();
+  }
+
   /** Pages from now on may go to `thread` (output/write-thread.ts) until `pagesWritten`. */
   writeOn(thread: PageHandoff | undefined): void {
     this.thread = thread;
@@ -163,9 +180,13 @@ export class DiskWriter implements Writer {
   async pagesWritten(): Promise<void> {
     const thread = this.thread;
     if (!thread) return;
-    this.thread = undefined;
-    const done = await thread.finish();
-    this.adopt(done.files, done.bytes);
+    // Kept until it has finished: a stop signal meanwhile must reach it (stopWrites).
+    try {
+      const done = await thread.finish();
+      this.adopt(done.files, done.bytes);
+    } finally {
+      if (this.thread === thread) this.thread = undefined;
+    }
   }
 
   /** The staging path of `file`, its folder made (once), the file recorded as written (once). */

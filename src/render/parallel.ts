@@ -431,7 +431,10 @@ export class MarkdownHelper {
     this.port = port1;
     this.worker = new Worker(entry, { workerData: { role: MARKDOWN_WORKER_ROLE, port: port2 }, transferList: [port2] });
     this.worker.on('error', () => undefined); // a failed helper only means markdown is rendered in place
+    this.worker.once('exit', () => (this.ended = true));
   }
+
+  private ended = false;
 
   /** Queue a post's body (sent in batches). */
   add(file: string, body: string): void {
@@ -467,9 +470,12 @@ export class MarkdownHelper {
     await this.worker.terminate();
   }
 
-  /** Its thread, which also writes pages when the build has it do so (output/write-thread.ts). */
-  get thread(): Worker {
-    return this.worker;
+  /**
+   * Its thread, which also writes pages when the build has it do so (output/write-thread.ts);
+   * undefined once it has ended (its end would not be told again to a write thread on it).
+   */
+  get thread(): Worker | undefined {
+    return this.ended ? undefined : this.worker;
   }
 }
 
@@ -479,7 +485,19 @@ function runMarkdownWorker(): void {
   // The write thread's messages too, when the build writes its pages here (output/write-thread.ts).
   let write: ReturnType<typeof pageWrites> | undefined;
   parentPort!.on('message', (m: BodyBatch | Parameters<ReturnType<typeof pageWrites>>[0]) => {
-    if ('bodies' in m) port.postMessage({ files: m.files, html: m.bodies.map(markdown) } satisfies HtmlBatch);
-    else (write ??= pageWrites())(m);
+    if ('bodies' in m) {
+      // A body beyond the markdown limits is left to the main thread, which reports it with its
+      // post and line: thrown here, it would end this thread and the page writes it runs.
+      const out: HtmlBatch = { files: [], html: [] };
+      m.bodies.forEach((body, i) => {
+        try {
+          out.html.push(markdown(body));
+          out.files.push(m.files[i]!);
+        } catch {
+          // (rendered in place)
+        }
+      });
+      port.postMessage(out);
+    } else (write ??= pageWrites())(m);
   });
 }

@@ -5,7 +5,7 @@
  * the write thread's: src/output/write-thread.ts); SITE_RENDER_THREADS sets the thread count
  * whatever the machine has.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyContent, edit, listFiles, ROOT, runCli, tmpDir, type CliResult } from '../helpers/site.ts';
@@ -54,6 +54,30 @@ describe('parallel rendering', () => {
     for (const f of files) expect(readFileSync(path.join(dir, f)).equals(readFileSync(path.join(one, f))), f).toBe(true);
   };
 
+  /**
+   * A preload for the CLI: the write thread (on a thread of its own) pauses $HOOK_SLOW_MS after each
+   * page it writes and, with $HOOK_READY, writes its process id there once it wrote one.
+   */
+  const slowWrites = (): string => {
+    const hook = path.join(tmpDir(), 'slow-writes.cjs');
+    writeFileSync(
+      hook,
+      `const fs = require('fs');
+const { workerData } = require('worker_threads');
+if (workerData && workerData.role === 'site-writer') {
+  const writevSync = fs.writevSync;
+  fs.writevSync = function (...a) {
+    const n = writevSync.apply(this, a);
+    if (process.env.HOOK_READY && !fs.existsSync(process.env.HOOK_READY)) fs.writeFileSync(process.env.HOOK_READY, String(process.pid));
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(process.env.HOOK_SLOW_MS));
+    return n;
+  };
+}
+`,
+    );
+    return hook;
+  };
+
   /** What the build into `dir` recorded its pages read and where their pieces sit (the next build's splicing needs it exact). */
   const readsOf = (dir: string) => {
     const { build: _build, ...reads } = JSON.parse(readFileSync(recordFile(dir).replace(/\.json$/, '.reads.json'), 'utf8')) as { build: string };
@@ -74,25 +98,12 @@ describe('parallel rendering', () => {
 
   it('...and a write thread that falls behind leaves the pages it cannot take to this one: the same bytes and reads', async () => {
     // A slow disk on the write thread only (20 ms a page): 32 pages behind, the rest is written here.
-    const slow = path.join(tmpDir(), 'slow-writes.cjs');
-    writeFileSync(
-      slow,
-      `const fs = require('fs');
-const { workerData } = require('worker_threads');
-if (workerData && workerData.role === 'site-writer') {
-  const writevSync = fs.writevSync;
-  fs.writevSync = function (...a) {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-    return writevSync.apply(this, a);
-  };
-}
-`,
-    );
+    const slow = slowWrites();
     const mixed = path.join(tmpDir(), 'dist');
     // Without the markdown helper this time: the build then asks for its threads twice (once it knows
     // it renders everything), and must still start one write thread (a second one, never finished,
     // kept the process from exiting).
-    const m = await build(mixed, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '1', SITE_WRITE_THREAD_BEHIND: '32', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${slow}` });
+    const m = await build(mixed, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '1', SITE_WRITE_THREAD_BEHIND: '32', HOOK_SLOW_MS: '20', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${slow}` });
     expect(m.code, m.stderr).toBe(0);
     const pages = Number(/^Built (\d+) pages/.exec(m.stdout)?.[1]);
     const onThread = Number(/; (\d+) pages written on a second thread/.exec(m.stdout)?.[1]);
@@ -101,6 +112,40 @@ if (workerData && workerData.role === 'site-writer') {
     expectSameOutput(m, mixed);
     expect(readsOf(mixed)).toEqual(readsOf(one));
   }, 30_000);
+
+  it('[R-SAFE-2] a stop signal while the write thread writes: exit 143 with its message, no stack trace, the last output kept', async () => {
+    // The write thread pauses 2 ms after each page and says when it wrote its first: the signal
+    // comes while it writes (the main thread, done rendering, waits for it), and the build's folder
+    // is removed while pages keep coming unless the thread stops first.
+    const ready = path.join(tmpDir(), 'writing');
+    const slow = slowWrites();
+    const out = one;
+    const before = listFiles(out);
+    const done = build(out, { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_WRITE_THREAD_PAGES: '1', SOURCE_DATE_EPOCH: '1764000000', HOOK_SLOW_MS: '2', HOOK_READY: ready, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${slow}` });
+    const started = Date.now();
+    while (!existsSync(ready) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 20));
+    const builds = readdirSync(path.join(path.dirname(out), '.dist.builds')).sort();
+    await new Promise((r) => setTimeout(r, 50)); // some pages into it
+    process.kill(Number(readFileSync(ready, 'utf8')), 'SIGTERM');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toContain('stopped by SIGTERM; the previous output is untouched');
+    expect(r.stderr).not.toMatch(/ENOTEMPTY|Error|at /);
+    expect(listFiles(out)).toEqual(before);
+    // Nothing of the stopped build is left: the live build, its link and the marker, as before.
+    expect(readdirSync(path.join(path.dirname(out), '.dist.builds')).sort()).toEqual(builds.filter((b) => !b.endsWith(`-${readFileSync(ready, 'utf8')}`)));
+  }, 40_000);
+
+  it('[R-SAFE-14] a post beyond the markdown limits with the helper writing pages: the render error naming the post, not a thread failure', async () => {
+    const deep = copyContent(content);
+    const slug = readdirSync(path.join(deep, 'blog')).sort()[0]!;
+    writeFileSync(path.join(deep, 'blog', slug, 'en.md'), `${readFileSync(path.join(deep, 'blog', slug, 'en.md'), 'utf8')}\n\n${'>'.repeat(80)} deep\n`);
+    const out = path.join(tmpDir(), 'dist');
+    const r = await runCli(['build', '--content', deep, '--out', out], { SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1000000', SITE_MIN_MARKDOWN_HELPER_POSTS: '1', SITE_MIN_WRITE_THREAD_PAGES: '1' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`Build failed \\(render\\)[\\s\\S]*blog/${slug}/en\\.md: error \\[render\\] /blog/${slug}: markdown: block quotes or lists are nested more than`));
+    expect(r.stderr).not.toContain('write thread');
+  });
 
   let threeOut: string;
   it('writes byte-identical output on 3 threads, and says so', async () => {
