@@ -28,8 +28,8 @@ export const WRITE_WORKER_ROLE = 'site-writer';
  * (`SITE_MIN_WRITE_THREAD_PAGES`); half as many when the markdown helper's thread does it (no thread
  * to start). Measured on 2 cores, cold builds (2026-11-27), medians of 6-8 alternating runs: on a
  * thread of its own, 1,204 pages 0.87 against 0.86 s without it, 2,204 pages 1.24 against 1.28 s,
- * 4,774 pages 2.12 against 2.28 s; on the helper's, 1,204 pages 0.875 against 0.93 s, 4,774 pages
- * 2.24 against 2.36 s on a thread of its own.
+ * 4,774 pages 2.12 against 2.28 s; on the helper's, 1,204 pages 0.875 against 0.93 s without it,
+ * and 4,774 pages 2.24 s against 2.36 s on a thread of its own.
  */
 const MIN_PAGES = Number(process.env.SITE_MIN_WRITE_THREAD_PAGES) || 2000;
 /** Pages per message: fewer messages, and the thread starts on a batch while the next renders. */
@@ -52,8 +52,7 @@ export class WriteThread implements PageHandoff {
   private source?: PieceSource;
   private piecesSent = 0;
   private batch: Batch = { pieces: [], files: [], html: [] };
-  private sent = 0;
-  /** Where each page handed over gets its pieces' places, in the order handed over. */
+  /** Where each page handed over gets its pieces' places, in the order handed over (one a page). */
   private readonly placedTo: ((placed: string) => void)[] = [];
   /** Pages it wrote, once finished. */
   written = 0;
@@ -89,14 +88,13 @@ export class WriteThread implements PageHandoff {
    */
   offer(file: string, html: string, pieces: PieceSource, placed: (at: string) => void): boolean {
     if ((this.source ??= pieces) !== pieces) return false;
-    if (this.sent - Atomics.load(this.done, 0) >= MAX_BEHIND) return false;
+    if (this.placedTo.length - Atomics.load(this.done, 0) >= MAX_BEHIND) return false;
     // As text: copying it into the message cost this thread less than encoding it and moving the
     // bytes (193 against 296 ms for 4,774 pages), and as much as encoding it into memory both
     // threads share (202 ms: most of either is flattening the text React built in small pieces).
     this.batch.files.push(file);
     this.batch.html.push(html);
     this.placedTo.push(placed);
-    this.sent++;
     if (this.batch.files.length >= BATCH) this.flush();
     return true;
   }
