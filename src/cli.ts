@@ -7,6 +7,7 @@ import { BuildError, formatDiagnostic, formatFailure, useColor, type Diagnostic,
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
+import { IO_WORKER_ROLE, type IoThread } from './output/io-thread.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
 import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
 import { lockBuild, lockFile } from './output/lock.ts';
@@ -30,6 +31,8 @@ interface Resident {
   settling?: Promise<void>;
   /** By output folder: the last build's record could not be written (said by the next build of it). */
   unrecorded?: Map<string, string>;
+  /** Its file thread (output/io-thread.ts): the live output's survey and the carry's links, beside the main thread. */
+  io?: IoThread;
 }
 
 /** Run as the resident build process on `socket` (bin/resident.js starts it): see src/resident/server.ts. */
@@ -43,6 +46,8 @@ export async function resident(socket: string, started: typeof runtime & { resid
   const listeners = () => new Map(process.eventNames().map((n) => [n, process.listenerCount(n)]));
   const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
   let before: { listeners: Map<string | symbol, number>; timers: number } | undefined;
+  // Started with the process, so it is ready by its second build (a one-shot build does this work itself).
+  if (started.workerEntry) state.io = new (await import('./output/io-thread.ts')).IoThread(started.workerEntry);
   const run = async (argv: string[]): Promise<number | 'retire' | { exit: number }> => {
     await state.settling;
     // A package it kept changed on disk: a process of its own loads it afresh.
@@ -186,7 +191,13 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   // The live build, if it is the one recorded: entries put into it by hand (they would go with it
   // when the next build replaces it), and its files' stamps (pages edited by hand).
   const webRoot = recordedWebRoot(config.outDir, last?.build);
-  const live = webRoot === undefined ? undefined : surveyLive(webRoot, last!.files);
+  // On the resident process's file thread while this one stamps the inputs.
+  const io = runtime.resident?.io?.alive ? runtime.resident.io : undefined;
+  // (A thread that failed meanwhile: surveyed here after all.)
+  const surveying = webRoot === undefined ? undefined : io ? io.survey(webRoot, last!.files).catch(() => surveyLive(webRoot, last!.files)) : surveyLive(webRoot, last!.files);
+  const stamping = performance.now();
+  const stamps = await inputStamps(config, last);
+  const live = await surveying;
   const stray = live ? strayEntries(config.outDir, live) : [];
   if (stray.length) {
     throw new OutputRefused(
@@ -195,8 +206,6 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   }
   removeLeftovers(config.outDir);
   // Nothing changed since the last build: said before the build's own modules are even loaded.
-  const stamping = performance.now();
-  const stamps = await inputStamps(config, last);
   const same = await unchangedResult(config, stamps, last, started, live);
   const keyMs = performance.now() - stamping;
   if (same) {
@@ -205,6 +214,7 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   }
   const { build } = await import('./build.ts');
   const writer = new DiskWriter(config.outDir, { known: last?.files });
+  writer.io = io;
   // Ctrl-C or a service manager's stop: drop the unfinished build, keep the published output, and
   // say which build is in place (stopped once this one was published, it is the new one).
   const stop = (signal: NodeJS.Signals) => {
@@ -512,6 +522,8 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
 // workers' entry, runs the CLI bundle in them too).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   void import('./watch/worker.ts').then((m) => m.runRenderWorker((workerData as { config: BuildConfig }).config));
+} else if (!isMainThread && (workerData as { role?: string } | null)?.role === IO_WORKER_ROLE) {
+  void import('./output/io-thread.ts').then((m) => m.runIoWorker());
 } else if (!isMainThread) {
   void import('./render/parallel.ts').then((m) => m.runWorkerRole());
 }

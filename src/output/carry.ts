@@ -529,16 +529,25 @@ export function outputIntact(config: BuildConfig, record: BuildRecord, live = su
  * Hard-link each of `files` of the current output into `staging` (copy where linking is refused);
  * returns the files that could not be taken (gone from the output, or changed since published
  * when `expected` has their stamps: the caller renders them). `stamps` gets the stamp of each
- * file linked whose stamp was checked.
+ * file linked whose stamp was checked. `stopped`: asked before each file; true ends the carry
+ * there (a stop signal: the folder is being removed).
  * Synchronous: one link is a few microseconds, a promise round trip through the thread pool costs
- * more than the link (output/writer.ts).
+ * more than the link (output/writer.ts). The resident process links on a thread of its own
+ * (output/io-thread.ts).
  */
-export function carryOver(outDir: string, staging: string, files: Iterable<string>, expected?: Readonly<Record<string, string>>, stamps?: Map<string, string>, now?: ReadonlyMap<string, string>, shownDir = staging): string[] {
+export function carryOver(
+  outDir: string,
+  staging: string,
+  files: Iterable<string>,
+  opts: { expected?: Readonly<Record<string, string>>; stamps?: Map<string, string>; now?: ReadonlyMap<string, string>; shownDir?: string; stopped?: () => boolean } = {},
+): string[] {
+  const { expected, stamps, now, shownDir = staging, stopped } = opts;
   // Paths joined by hand: output paths are relative, `/`-separated and clean (the route table's),
   // and path.join's normalising was a third of this loop's own time at 4,700 files.
   const dirs = new Set<string>();
   const missing: string[] = [];
   for (const f of files) {
+    if (stopped?.()) break;
     const source = `${outDir}/${f}`;
     // Changed since it was published (edited by hand): rendered again, not carried.
     const want = expected?.[f];

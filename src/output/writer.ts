@@ -7,6 +7,7 @@ import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
 import { carryOver } from './carry.ts';
+import type { IoThread } from './io-thread.ts';
 import { pageParts, type PieceSource } from './pieces.ts';
 import { writing } from './write-error.ts';
 import { hostFolder } from './host-folder.ts';
@@ -66,8 +67,8 @@ let removing: Promise<void> = Promise.resolve();
  */
 export function abortUnpublished(): void {
   for (const w of unpublished) {
-    // Its write thread first: it may be writing into the folder (it ends the page it is on, which
-    // the retries wait for). A folder that still cannot go is the next build's to remove: a stop
+    // Its write thread and file thread first: they may be writing into the folder (each ends the
+    // file it is on, which the retries wait for). A folder that still cannot go is the next build's to remove: a stop
     // must not end in a stack trace.
     w.stopWrites();
     try {
@@ -161,6 +162,7 @@ export class DiskWriter implements Writer {
   /** Its write thread writes no more pages (a signal: abortUnpublished). */
   stopWrites(): void {
     this.thread?.stop();
+    Atomics.store(this.stop, 0, 1);
   }
 
   /** Pages from now on may go to `thread` (output/write-thread.ts) until `pagesWritten`. */
@@ -226,9 +228,34 @@ export class DiskWriter implements Writer {
    * Take these files of the live output into this build as they are (hard links): routes whose
    * inputs did not change. Returns the ones the output no longer has (the caller renders them).
    * `now`: the files' stamps taken at the build's start (output/survey.ts), else each is stat-ed here.
+   * With those stamps and a file thread (the resident process's), the links are made there while
+   * this build goes on, and `commit` waits for them.
    */
   carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>, now?: ReadonlyMap<string, string>): string[] {
-    const missing = carryOver(outDir, this.staging, files, expected, this.carriedStamps, now, this.outDir);
+    let missing: string[];
+    if (now && this.io?.alive) {
+      // The stamps are known: which files changed or went is decided here, at once.
+      const take: string[] = [];
+      missing = [];
+      for (const f of files) {
+        const want = expected?.[f];
+        const stamp = now.get(f);
+        if (stamp === '-' || (want !== undefined && stamp !== want)) missing.push(f);
+        else {
+          take.push(f);
+          if (want !== undefined) this.carriedStamps.set(f, want);
+        }
+      }
+      this.linking = this.io
+        .carry(outDir, this.staging, this.outDir, take, this.stop)
+        .then((c) => {
+          // Removed from the live build while this build ran (by hand: builds never change a build's files).
+          if (c.missing.length) throw new Error(`${path.join(this.outDir, c.missing[0]!)}${c.missing.length > 1 ? ` and ${c.missing.length - 1} other file(s)` : ''} went from the output while this build ran: nothing was published; build again`);
+        });
+      this.linking.catch(() => undefined); // reported by commit, never unhandled meanwhile
+      // (A file gone between the survey and its link fails this build, where a build on one
+      // thread renders it instead: only a hand in the live build's folder does that, while it runs.)
+    } else missing = carryOver(outDir, this.staging, files, { expected, stamps: this.carriedStamps, now, shownDir: this.outDir });
     const gone = new Set(missing);
     for (const f of files) {
       if (gone.has(f)) continue;
@@ -239,8 +266,16 @@ export class DiskWriter implements Writer {
     return missing;
   }
 
+  /** The resident process's file thread (output/io-thread.ts), given by the CLI. */
+  io?: IoThread;
+  /** The links `carry` left to the file thread, until made. */
+  private linking?: Promise<void>;
+  /** [0] = 1: the file thread links no more (a stop signal: stopWrites). */
+  private readonly stop = new Int32Array(new SharedArrayBuffer(4));
+
   async commit(): Promise<void> {
     await this.pagesWritten();
+    await this.linking;
     // An earlier build of this process may still be removing what it replaced: it ends first, so
     // its sweep never sees this build live (or the live link change under it).
     await removing;
@@ -275,6 +310,9 @@ export class DiskWriter implements Writer {
     // The write thread stops first: nothing is written into the folder after it is removed.
     await this.thread?.terminate();
     this.thread = undefined;
+    // The file thread is the process's: it is stopped from linking, then waited for.
+    Atomics.store(this.stop, 0, 1);
+    await this.linking?.catch(() => undefined);
     unpublished.delete(this);
     if (!this.published) await removeTree(this.build);
   }

@@ -6,8 +6,9 @@
  * The build's own logic does not need a resident process: it vouches for what changed by stamping
  * every input and output file, as it does in a fresh process (output/carry.ts). So this process
  * keeps nothing from one build to the next but its loaded, compiled code (and the build record it
- * wrote, read again when the file changed): each request runs the very `main()` a one-shot build
- * runs, with the client's arguments, and the client prints what it printed. Correctness is the
+ * wrote, read again when the file changed, and a thread for file work: output/io-thread.ts): each
+ * request runs the very `main()` a one-shot build runs, with the client's arguments, and the
+ * client prints what it printed. Correctness is the
  * one-shot build's; only its start-up is saved.
  *
  * bin/resident.js is the client: it finds this process by a socket named after the working

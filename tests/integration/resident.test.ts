@@ -98,6 +98,33 @@ const state = (out: string) => new Map([...snapshot(out)].map(([f, b]) => [f, cr
 
 const build = (content: string, out: string, env: Record<string, string>) => runCli(['build', '--content', content, '--out', out], env);
 
+/**
+ * A preload that holds a build before its first carried page (its first hard link) until a gate
+ * file exists, as tests/helpers/incremental.ts pausedAtCarry does: in the resident process (on its
+ * file thread, output/io-thread.ts) and in a client that builds itself. `<gate>.ready` holds the
+ * pid of the process held.
+ */
+function linkGate(): { hook: string; gate: string } {
+  const dir = tmpDir('resident-link-');
+  const gate = path.join(dir, 'go');
+  const hook = path.join(dir, 'hook.cjs');
+  writeFileSync(
+    hook,
+    `const fs = require('fs'); const orig = fs.linkSync; let first = true;
+fs.linkSync = function (...a) {
+  if (first && !/\\.(lock|takeover)$/.test(String(a[1]))) {
+    first = false;
+    fs.writeFileSync(${JSON.stringify(gate)} + '.ready', String(process.pid));
+    while (!fs.existsSync(${JSON.stringify(gate)})) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+  return orig.apply(this, a);
+};
+require('module').syncBuiltinESMExports();
+`,
+  );
+  return { hook, gate };
+}
+
 describe('[R-INC-2] site build through the resident build process', () => {
   it('[R-INC-2] the first build starts it; later builds, after a post and a text edit, are its and byte-identical to cold builds', async () => {
     const { content, out } = fresh({ english: true });
@@ -112,6 +139,8 @@ describe('[R-INC-2] site build through the resident build process', () => {
     expect(post.code, post.stderr).toBe(0);
     expect(builtBy(post)).toBe(pid);
     expect(summary(post).rendered).toBeLessThan(summary(post).total);
+    // Its unchanged pages were linked on its file thread (output/io-thread.ts).
+    expect(await differencesFromCold(content, out)).toEqual([]);
 
     edit(content, 'i18n/en.yaml', /^( {2}madeWith: .*)$/m, '$1 (edited)');
     const text = await build(content, out, env);
@@ -227,25 +256,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
 
   it('[R-INC-2] killed in the middle of a build: its client builds in its own process, and the output is a cold build', async () => {
     const { content, out } = fresh({ english: true });
-    // A preload that holds a build before its first carried page until a gate file exists (as
-    // tests/helpers/incremental.ts pausedAtCarry does), in the resident process and in its client.
-    const dir = tmpDir('resident-kill-');
-    const gate = path.join(dir, 'go');
-    const hook = path.join(dir, 'hook.cjs');
-    writeFileSync(
-      hook,
-      `const fs = require('fs'); const orig = fs.linkSync; let first = true;
-fs.linkSync = function (...a) {
-  if (first && !/\\.(lock|takeover)$/.test(String(a[1]))) {
-    first = false;
-    fs.writeFileSync(${JSON.stringify(gate)} + '.ready', String(process.pid));
-    while (!fs.existsSync(${JSON.stringify(gate)})) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-  }
-  return orig.apply(this, a);
-};
-require('module').syncBuiltinESMExports();
-`,
-    );
+    const { hook, gate } = linkGate();
     const env = residentEnv({ NODE_OPTIONS: `--require ${hook}` });
     // A cold build carries nothing; the second (nothing changed) starts the resident process.
     expect((await build(content, out, { ...env, SITE_RESIDENT: 'off' })).code).toBe(0);
@@ -269,6 +280,29 @@ require('module').syncBuiltinESMExports();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('the resident build process stopped before it finished; building in this process');
     expect(builtBy(r)).toBeUndefined();
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
+  it('[R-INC-2] a page removed from the live output while its file thread links the unchanged ones: nothing is published, it says so, and the next build renders the page', async () => {
+    const { content, out } = fresh({ english: true });
+    const { hook, gate } = linkGate();
+    const { env, pid } = await started(content, out, { NODE_OPTIONS: `--require ${hook}` });
+    const before = state(out);
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nEdited while a page went.\n');
+    const running = build(content, out, env);
+    expect(Number(await until('the resident build to reach its links', () => existsSync(`${gate}.ready`) && readFileSync(`${gate}.ready`, 'utf8')))).toBe(pid);
+    // A page no post edit touches: carried, its stamp taken before it went.
+    rmSync(path.join(out, 'legal.html'));
+    writeFileSync(gate, '');
+    const r = await running;
+    expect(r.code).toBe(1);
+    expect(builtBy(r)).toBeUndefined();
+    expect(r.stderr).toContain(`${path.join(out, 'legal.html')} went from the output while this build ran: nothing was published; build again`);
+    before.delete('legal.html');
+    expect(state(out)).toEqual(before);
+    const next = await build(content, out, env);
+    expect(next.code, next.stderr).toBe(0);
+    expect(builtBy(next)).toBe(pid);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
