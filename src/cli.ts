@@ -7,7 +7,7 @@ import { BuildError, formatDiagnostic, formatFailure, useColor, type Diagnostic,
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
-import { IO_WORKER_ROLE, type IoThread } from './output/io-thread.ts';
+import { IO_WORKER_ROLE, IoThread } from './output/io-thread.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
 import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
 import { lockBuild, lockFile } from './output/lock.ts';
@@ -46,8 +46,8 @@ export async function resident(socket: string, started: typeof runtime & { resid
   const listeners = () => new Map(process.eventNames().map((n) => [n, process.listenerCount(n)]));
   const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
   let before: { listeners: Map<string | symbol, number>; timers: number } | undefined;
-  // Started with the process, so it is ready by its second build (a one-shot build does this work itself).
-  if (started.workerEntry) state.io = new (await import('./output/io-thread.ts')).IoThread(started.workerEntry);
+  // Started with the process: loaded by the time a build comes, or that build waits for it.
+  if (started.workerEntry) state.io = new IoThread(started.workerEntry);
   const run = async (argv: string[]): Promise<number | 'retire' | { exit: number }> => {
     await state.settling;
     // A package it kept changed on disk: a process of its own loads it afresh.
@@ -192,7 +192,8 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   // when the next build replaces it), and its files' stamps (pages edited by hand).
   const webRoot = recordedWebRoot(config.outDir, last?.build);
   // On the resident process's file thread while this one stamps the inputs.
-  const io = runtime.resident?.io?.alive ? runtime.resident.io : undefined;
+  const thread = runtime.resident?.io;
+  const io = thread && (await thread.loaded) && thread.alive ? thread : undefined;
   // (A thread that failed meanwhile: surveyed here after all.)
   const surveying = webRoot === undefined ? undefined : io ? io.survey(webRoot, last!.files).catch(() => surveyLive(webRoot, last!.files)) : surveyLive(webRoot, last!.files);
   const stamping = performance.now();

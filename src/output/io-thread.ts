@@ -32,18 +32,24 @@ export class IoThread {
   private next = 0;
   private readonly waiting = new Map<number, { resolve: (a: Answer) => void }>();
   private dead?: string;
+  /** Resolves true once the thread has loaded and listens, false if it ended first. */
+  readonly loaded: Promise<boolean>;
+  private ready?: (ok: boolean) => void;
 
   /** @param entry the module that runs `runIoWorker` when loaded in a worker (the CLI bundle) */
   constructor(entry: URL) {
     this.worker = new Worker(entry, { workerData: { role: IO_WORKER_ROLE } });
+    this.loaded = new Promise((resolve) => (this.ready = resolve));
     // Between builds it waits for nothing: it never keeps the process alive.
     this.worker.unref();
-    this.worker.on('message', (a: Answer) => {
+    this.worker.on('message', (a: Answer | { ready: true }) => {
+      if ('ready' in a) return this.ready!(true);
       this.waiting.get(a.id)?.resolve(a);
       this.waiting.delete(a.id);
     });
     const end = (why: string) => {
       this.dead ??= why;
+      this.ready!(false);
       for (const w of this.waiting.values()) w.resolve({ id: -1, failed: { message: why } });
       this.waiting.clear();
     };
@@ -106,4 +112,5 @@ export function runIoWorker(): void {
     }
     parentPort!.postMessage(answer);
   });
+  parentPort!.postMessage({ ready: true });
 }
