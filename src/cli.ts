@@ -7,7 +7,7 @@ import { BuildError, formatDiagnostic, formatFailure, useColor, type Diagnostic,
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { BuildConfig } from './config.ts';
 import { WORKER_ROLE } from './watch/role.ts';
-import { IO_WORKER_ROLE, IoThread } from './output/io-thread.ts';
+import { IoThread } from './output/io-thread.ts';
 import { abortUnpublished, DiskWriter } from './output/writer.ts';
 import { inputStamps, readRecord, unchangedResult } from './output/carry.ts';
 import { lockBuild, lockFile } from './output/lock.ts';
@@ -22,7 +22,7 @@ import { UsageError, USAGE_EXIT, wrap } from './commands/usage.ts';
  * worker thread with the same code: large builds render on every core, watch renders in a worker.
  * From the sources (tests), builds use this thread only.
  */
-let runtime: { workerEntry?: URL; resident?: Resident } = {};
+let runtime: { workerEntry?: URL; ioEntry?: URL; resident?: Resident } = {};
 
 /** The resident process's state between builds: the last build's record being written, and what it said. */
 interface Resident {
@@ -46,8 +46,8 @@ export async function resident(socket: string, started: typeof runtime & { resid
   const listeners = () => new Map(process.eventNames().map((n) => [n, process.listenerCount(n)]));
   const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
   let before: { listeners: Map<string | symbol, number>; timers: number } | undefined;
-  // Started with the process: loaded by the time a build comes, or that build waits for it.
-  if (started.workerEntry) state.io = new IoThread(started.workerEntry);
+  // Started with the process, kept for every build.
+  if (started.ioEntry) state.io = new IoThread(started.ioEntry);
   const run = async (argv: string[]): Promise<number | 'retire' | { exit: number }> => {
     await state.settling;
     // A package it kept changed on disk: a process of its own loads it afresh.
@@ -191,9 +191,8 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   // The live build, if it is the one recorded: entries put into it by hand (they would go with it
   // when the next build replaces it), and its files' stamps (pages edited by hand).
   const webRoot = recordedWebRoot(config.outDir, last?.build);
-  // On the resident process's file thread while this one stamps the inputs.
-  const thread = runtime.resident?.io;
-  const io = thread && (await thread.loaded) && thread.alive ? thread : undefined;
+  // On the resident process's file thread while this one stamps the inputs (output/io-thread.ts).
+  const io = runtime.resident?.io?.alive ? runtime.resident.io : undefined;
   // (A thread that failed meanwhile: surveyed here after all.)
   const surveying = webRoot === undefined ? undefined : io ? io.survey(webRoot, last!.files).catch(() => surveyLive(webRoot, last!.files)) : surveyLive(webRoot, last!.files);
   const stamping = performance.now();
@@ -523,8 +522,6 @@ export async function main(argv: string[], started: typeof runtime = {}): Promis
 // workers' entry, runs the CLI bundle in them too).
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   void import('./watch/worker.ts').then((m) => m.runRenderWorker((workerData as { config: BuildConfig }).config));
-} else if (!isMainThread && (workerData as { role?: string } | null)?.role === IO_WORKER_ROLE) {
-  void import('./output/io-thread.ts').then((m) => m.runIoWorker());
 } else if (!isMainThread) {
   void import('./render/parallel.ts').then((m) => m.runWorkerRole());
 }

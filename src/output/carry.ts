@@ -530,7 +530,7 @@ export function outputIntact(config: BuildConfig, record: BuildRecord, live = su
  * returns the files that could not be taken (gone from the output, or changed since published
  * when `expected` has their stamps: the caller renders them). `stamps` gets the stamp of each
  * file linked whose stamp was checked. `stopped`: asked before each file; true ends the carry
- * there (a stop signal: the folder is being removed).
+ * there (a stop signal: the folder is being removed). `copied` gets the files copied.
  * Synchronous: one link is a few microseconds, a promise round trip through the thread pool costs
  * more than the link (output/writer.ts). The resident process links on a thread of its own
  * (output/io-thread.ts).
@@ -539,9 +539,9 @@ export function carryOver(
   outDir: string,
   staging: string,
   files: Iterable<string>,
-  opts: { expected?: Readonly<Record<string, string>>; stamps?: Map<string, string>; now?: ReadonlyMap<string, string>; shownDir?: string; stopped?: () => boolean } = {},
+  opts: { expected?: Readonly<Record<string, string>>; stamps?: Map<string, string>; now?: ReadonlyMap<string, string>; shownDir?: string; stopped?: () => boolean; copied?: string[] } = {},
 ): string[] {
-  const { expected, stamps, now, shownDir = staging, stopped } = opts;
+  const { expected, stamps, now, shownDir = staging, stopped, copied } = opts;
   // Paths joined by hand: output paths are relative, `/`-separated and clean (the route table's),
   // and path.join's normalising was a third of this loop's own time at 4,700 files.
   const dirs = new Set<string>();
@@ -569,7 +569,10 @@ export function carryOver(
         if (stamp !== undefined) stamps?.set(f, stamp); // the link's stamp: the same inode
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(f);
-        else copyFileSync(source, target);
+        else {
+          copyFileSync(source, target);
+          copied?.push(f); // (a stamp of its own: not the page's it was copied from)
+        }
       }
     });
   }

@@ -1,30 +1,30 @@
 /**
- * The resident build process's second thread for file-system work: the survey of the live output
- * and the hard links that carry unchanged pages into a new build.
+ * A second thread for file-system work: the survey of the live output and the hard links that
+ * carry unchanged pages into a new build.
  *
- * A profile of one-post rebuilds of 4,000 posts in the resident process (2026-11-27) put ~20 ms a
- * build in the survey (a listing of 4,700 folders and a stat of 4,800 files) and ~28 ms in the
- * links, nearly all of it in the kernel, while the second core sat idle. Here the survey runs while
- * the main thread stamps the content, and the links while it loads, renders and writes the rest;
- * the main thread waits only before it publishes. The same functions run on the main thread
- * everywhere else: a thread's start (~130 ms of CPU, loading the CLI) pays only in a process that
- * keeps it from build to build.
+ * A profile of one-post rebuilds of 4,000 posts (2026-11-27) put ~20 ms a build in the survey (a
+ * stat of each of the live build's 4,800 files) and ~28 ms in the links, nearly all of it in the
+ * kernel, while the second core sat idle; a one-shot "nothing changed" build spent 58 of its ~260
+ * ms surveying. Here the survey runs while the main thread stamps the content, and the links while
+ * it loads, renders and writes the rest; the main thread waits for them only before it publishes.
+ * The thread runs a script of its own (output/io-worker.ts, ~6 KB): it answers ~30 ms after it is
+ * started. The resident build process keeps one; a one-shot build starts one when the live build
+ * has MIN_FILES files or more (cli.ts). Smaller builds do both on the main thread.
  */
 import { parentPort, Worker } from 'node:worker_threads';
 import { carryOver } from './carry.ts';
 import { surveyLive, type LiveSurvey } from './survey.ts';
 import { OutputWriteError } from './write-error.ts';
 
-export const IO_WORKER_ROLE = 'site-io';
-
 type Request =
   | { id: number; survey: { dir: string; files: readonly string[] } }
   | { id: number; carry: { from: string; staging: string; shownDir: string; files: readonly string[]; stop: SharedArrayBuffer } };
 type Answer = { id: number; survey?: LiveSurvey; carried?: Carried; failed?: { message: string; write?: { file: string; code: string | undefined; why: string } } };
 
-/** What a carry on the thread could not link: files gone from the output meanwhile. */
+/** What a carry on the thread could not link (files gone from the output meanwhile), and what it copied instead of linking (a disk that refuses links). */
 export interface Carried {
   missing: string[];
+  copied: string[];
 }
 
 export class IoThread {
@@ -32,24 +32,21 @@ export class IoThread {
   private next = 0;
   private readonly waiting = new Map<number, { resolve: (a: Answer) => void }>();
   private dead?: string;
-  /** Resolves true once the thread has loaded and listens, false if it ended first. */
-  readonly loaded: Promise<boolean>;
-  private ready?: (ok: boolean) => void;
 
-  /** @param entry the module that runs `runIoWorker` when loaded in a worker (the CLI bundle) */
+  /**
+   * @param entry the thread's own script (output/io-worker.ts, bundled apart by bin/site.js). Asked
+   * before it has loaded, it answers once loaded (~30 ms): messages wait for it.
+   */
   constructor(entry: URL) {
-    this.worker = new Worker(entry, { workerData: { role: IO_WORKER_ROLE } });
-    this.loaded = new Promise((resolve) => (this.ready = resolve));
+    this.worker = new Worker(entry);
     // Between builds it waits for nothing: it never keeps the process alive.
     this.worker.unref();
-    this.worker.on('message', (a: Answer | { ready: true }) => {
-      if ('ready' in a) return this.ready!(true);
+    this.worker.on('message', (a: Answer) => {
       this.waiting.get(a.id)?.resolve(a);
       this.waiting.delete(a.id);
     });
     const end = (why: string) => {
       this.dead ??= why;
-      this.ready!(false);
       for (const w of this.waiting.values()) w.resolve({ id: -1, failed: { message: why } });
       this.waiting.clear();
     };
@@ -87,7 +84,8 @@ export class IoThread {
     const a = await this.ask({ carry: { from, staging, shownDir, files, stop: stop.buffer as SharedArrayBuffer } });
     if (a.carried) return a.carried;
     const f = a.failed!;
-    throw f.write ? new OutputWriteError(f.write.file, f.write.code, f.write.why) : new Error(f.message);
+    if (f.write) throw new OutputWriteError(f.write.file, f.write.code, f.write.why);
+    throw new Error(`${f.message} while it carried this build's unchanged pages: nothing was published (the output is as it was); build again`);
   }
 
   async terminate(): Promise<void> {
@@ -105,12 +103,12 @@ export function runIoWorker(): void {
       else {
         const { from, staging, shownDir, files, stop } = m.carry;
         const flag = new Int32Array(stop);
-        answer = { id: m.id, carried: { missing: carryOver(from, staging, files, { shownDir, stopped: () => Atomics.load(flag, 0) === 1 }) } };
+        const copied: string[] = [];
+        answer = { id: m.id, carried: { missing: carryOver(from, staging, files, { shownDir, stopped: () => Atomics.load(flag, 0) === 1, copied }), copied } };
       }
     } catch (err) {
       answer = { id: m.id, failed: { message: (err as Error).stack ?? String(err), ...(err instanceof OutputWriteError && { write: { file: err.file, code: err.code, why: err.message } }) } };
     }
     parentPort!.postMessage(answer);
   });
-  parentPort!.postMessage({ ready: true });
 }

@@ -249,6 +249,8 @@ export class DiskWriter implements Writer {
       this.linking = this.io
         .carry(outDir, this.staging, this.outDir, take, this.stop)
         .then((c) => {
+          // A copy has a stamp of its own (taken when the record is written).
+          for (const f of c.copied) this.carriedStamps.delete(f);
           // Removed from the live build while this build ran (by hand: builds never change a build's files).
           if (c.missing.length) throw new Error(`${path.join(this.outDir, c.missing[0]!)}${c.missing.length > 1 ? ` and ${c.missing.length - 1} other file(s)` : ''} went from the output while this build ran: nothing was published; build again`);
         });

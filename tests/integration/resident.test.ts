@@ -306,6 +306,33 @@ describe('[R-INC-2] site build through the resident build process', () => {
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
+  it('[R-INC-2] a disk that refuses hard links: its file thread copies the unchanged pages, and the next build finds nothing changed', async () => {
+    const { content, out } = fresh({ english: true });
+    // As on a file system without hard links (exFAT, some network shares): EPERM for every link into a build's web root.
+    const hook = path.join(tmpDir('resident-nolink-'), 'nolink.cjs');
+    writeFileSync(
+      hook,
+      `const fs = require('fs'); const orig = fs.linkSync;
+fs.linkSync = function (...a) {
+  if (/[\\\\/]\\.dist\\.builds[\\\\/][^\\\\/]+[\\\\/]web[\\\\/]/.test(String(a[1]))) throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM', syscall: 'link' });
+  return orig.apply(this, a);
+};
+require('module').syncBuiltinESMExports();
+`,
+    );
+    const { env, pid } = await started(content, out, { NODE_OPTIONS: `--require ${hook}` });
+    edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nCopied, not linked.\n');
+    const post = await build(content, out, env);
+    expect(post.code, post.stderr).toBe(0);
+    expect(builtBy(post)).toBe(pid);
+    expect(summary(post).rendered).toBeLessThan(summary(post).total);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    // The copies' own stamps are recorded, not those of the pages they were copied from.
+    const again = await build(content, out, env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^Nothing changed since the last build/);
+  });
+
   it('[R-INC-2] Ctrl-C on its client stops the build it runs: the previous output is untouched, exit 130', async () => {
     const { content, out } = fresh({ english: true });
     // The second build that renders in one process pauses (once rendered, before publishing): in
