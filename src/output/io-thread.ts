@@ -11,6 +11,7 @@
  * started. The resident build process keeps one; a one-shot build starts one when the live build
  * has MIN_FILES files or more (cli.ts). Smaller builds do both on the main thread.
  */
+import { rmSync } from 'node:fs';
 import { parentPort, Worker } from 'node:worker_threads';
 import { carryOver } from './carry.ts';
 import { surveyLive, type LiveSurvey } from './survey.ts';
@@ -18,6 +19,7 @@ import { OutputWriteError } from './write-error.ts';
 
 type Request =
   | { id: number; survey: { dir: string; files: readonly string[] } }
+  | { id: number; remove: string }
   | { id: number; carry: { from: string; staging: string; shownDir: string; files: readonly string[]; stop: SharedArrayBuffer } };
 type Answer = { id: number; survey?: LiveSurvey; carried?: Carried; failed?: { message: string; write?: { file: string; code: string | undefined; why: string } } };
 
@@ -88,6 +90,12 @@ export class IoThread {
     throw new Error(`${f.message} while it carried this build's unchanged pages: nothing was published (the output is as it was); build again`);
   }
 
+  /** Remove a folder no longer live (a replaced build) on the thread: no `rm` process to spawn (~3.6 ms of the main thread's time a build). */
+  async remove(dir: string): Promise<void> {
+    const a = await this.ask({ remove: dir });
+    if (a.failed) throw new Error(a.failed.message);
+  }
+
   async terminate(): Promise<void> {
     this.worker.removeAllListeners();
     await this.worker.terminate();
@@ -100,6 +108,10 @@ export function runIoWorker(): void {
     let answer: Answer;
     try {
       if ('survey' in m) answer = { id: m.id, survey: surveyLive(m.survey.dir, m.survey.files) };
+      else if ('remove' in m) {
+        rmSync(m.remove, { recursive: true, force: true, maxRetries: 3 });
+        answer = { id: m.id };
+      }
       else {
         const { from, staging, shownDir, files, stop } = m.carry;
         const flag = new Int32Array(stop);

@@ -5,7 +5,8 @@ import type { RouteTable } from '../routes/table.ts';
 import { alternatesFor } from '../render/head.ts';
 import type { OutputFile } from '../assets/bundle.ts';
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+// (Most URLs have nothing to escape: tested once instead of replaced four times.)
+const xmlEscape = (s: string) => (/[&<>"]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s);
 
 /** The sitemap protocol's limit per file. */
 export const SITEMAP_LIMIT = 50_000;
@@ -13,12 +14,20 @@ export const SITEMAP_LIMIT = 50_000;
 /** Indexable pages only, each with the full set of hreflang alternates including x-default. */
 export function sitemapFiles(site: Site, routes: RouteTable, limit = SITEMAP_LIMIT): OutputFile[] {
   const base = site.config.baseUrl;
+  // The language versions of a page share one set of alternates (the route table's own map): its
+  // links are written once for all of them.
+  const linksOf = new Map<ReadonlyMap<string, string>, string>();
   const entries = routes.routes
     .filter((r) => r.indexable)
     .map((r) => {
-      const links = alternatesFor(site, r, routes)
-        .map((a) => `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${xmlEscape(a.href)}"/>`)
-        .join('');
+      const group = routes.alternates(r);
+      let links = linksOf.get(group);
+      if (links === undefined) {
+        links = alternatesFor(site, r, routes)
+          .map((a) => `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${xmlEscape(a.href)}"/>`)
+          .join('');
+        linksOf.set(group, links);
+      }
       const lastmod = r.post ? `<lastmod>${r.post.updated ?? r.post.date}</lastmod>` : '';
       return `<url><loc>${xmlEscape(absoluteUrl(base, r.path))}</loc>${lastmod}${links}</url>`;
     });

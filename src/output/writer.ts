@@ -294,7 +294,8 @@ export class DiskWriter implements Writer {
     failPoint('published');
     // The replaced build goes while the caller writes its record (`settled` awaits it).
     this.removing = (async () => {
-      for (const p of old) await removeTree(p);
+      // (On the resident process's file thread, else by a process of its own.)
+      for (const p of old) await (this.io?.alive ? this.io.remove(p).catch(() => removeTree(p)) : removeTree(p));
       removeLeftovers(this.outDir, (build) => [...unpublished].some((w) => w.build === build));
     })();
     removing = this.removing.catch(() => undefined); // reported by settled(), never unhandled meanwhile

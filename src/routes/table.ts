@@ -218,7 +218,8 @@ export function buildRoutes(site: Site, diags: Diagnostics): RouteTable {
     if (shadow && shadow !== r) diags.error({ code: 'reserved', ...origin(), message: `${r.path} (${r.origin}) is the URL of the file of ${shadow.path} (${shadow.origin}): it would never be reached; choose another path` });
     // File systems refuse a name over 255 bytes (the writer adds `.html` and a temporary suffix):
     // checked here, so `site check` and `site build` agree and the error names the content.
-    const long = r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES);
+    // (A UTF-16 unit is at most 3 bytes of UTF-8: a path of under a third of the limit has no such segment.)
+    const long = r.file.length * 3 > MAX_SEGMENT_BYTES ? r.file.split('/').find((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) : undefined;
     if (long) diags.error({ code: 'too-long', ...origin(), message: `the page ${r.path} (${r.origin}) would be written as a file whose name is ${Buffer.byteLength(long)} bytes long; at most ${MAX_SEGMENT_BYTES} fit every file system: shorten the slug or path` });
     // By file, not path: /index and / are two paths of one file, index.html.
     const other = byFile.get(r.file);
