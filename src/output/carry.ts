@@ -412,13 +412,21 @@ function sameStamp(before: string | undefined, after: string): boolean {
   return before === after || (before !== undefined && before.startsWith(`${after}:`));
 }
 
-/** Content files added, changed or removed between two stamp sets, sorted. */
+/**
+ * Content files added, changed or removed between two stamp sets, sorted. (Asked twice of the same
+ * two by a build, by the check for "nothing changed" and by the route plan: the last answer is
+ * kept, ~1.7 ms of 4,000 posts.)
+ */
 export function changedFiles(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
-  const out = new Set<string>();
-  for (const [f, s] of Object.entries(after)) if (!sameStamp(before[f], s)) out.add(f);
-  for (const f of Object.keys(before)) if (!(f in after)) out.add(f);
-  return [...out].sort();
+  if (lastChanged?.before !== before || lastChanged.after !== after) {
+    const out = new Set<string>();
+    for (const [f, s] of Object.entries(after)) if (!sameStamp(before[f], s)) out.add(f);
+    for (const f of Object.keys(before)) if (!(f in after)) out.add(f);
+    lastChanged = { before, after, files: [...out].sort() };
+  }
+  return lastChanged.files.slice();
 }
+let lastChanged: { before: object; after: object; files: string[] } | undefined;
 
 /** Where the record of `config.outDir`'s last good build is kept. */
 export function recordFile(config: BuildConfig): string {
@@ -433,7 +441,8 @@ export function recordFile(config: BuildConfig): string {
  */
 let written: { file: string; id: string; record: BuildRecord } | undefined;
 
-function fileId(file: string): string | undefined {
+/** A file's identity (device, inode, size, change and modification times): another one means it was written again. */
+export function fileId(file: string): string | undefined {
   const st = statSync(file, { bigint: true, throwIfNoEntry: false });
   return st && `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
 }
