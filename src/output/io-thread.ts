@@ -8,8 +8,9 @@
  * ms surveying. Here the survey runs while the main thread stamps the content, and the links while
  * it loads, renders and writes the rest; the main thread waits for them only before it publishes.
  * The thread runs a script of its own (output/io-worker.ts, ~6 KB): it answers ~30 ms after it is
- * started. The resident build process keeps one; a one-shot build starts one when the live build
- * has MIN_FILES files or more (cli.ts). Smaller builds do both on the main thread.
+ * started. The resident build process keeps one (cli.ts), which also removes the builds it
+ * replaced. A one-shot build does all of it on its main thread: a thread stat-ing beside it slowed
+ * the main thread's content stamps by as much as it saved (docs/benchmarks.md).
  */
 import { rmSync } from 'node:fs';
 import { parentPort, Worker } from 'node:worker_threads';

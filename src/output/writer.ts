@@ -68,8 +68,8 @@ let removing: Promise<void> = Promise.resolve();
 export function abortUnpublished(): void {
   for (const w of unpublished) {
     // Its write thread and file thread first: they may be writing into the folder (each ends the
-    // file it is on, which the retries wait for). A folder that still cannot go is the next build's to remove: a stop
-    // must not end in a stack trace.
+    // file it is on, which the retries wait for). A folder that still cannot go is the next
+    // build's to remove: a stop must not end in a stack trace.
     w.stopWrites();
     try {
       rmSync(w.build, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
@@ -159,7 +159,7 @@ export class DiskWriter implements Writer {
 
   private thread?: PageHandoff;
 
-  /** Its write thread writes no more pages (a signal: abortUnpublished). */
+  /** Its write thread writes no more pages, its file thread links no more (a signal: abortUnpublished). */
   stopWrites(): void {
     this.thread?.stop();
     Atomics.store(this.stop, 0, 1);
