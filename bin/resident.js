@@ -180,9 +180,11 @@ export function startResident(socket, siteJs, bundleDir) {
     const { spawn } = createRequire(import.meta.url)('node:child_process');
     // A young generation of 32 MB a half (V8's default is 16): a one-post rebuild of 4,000 posts
     // keeps its route table, stamps and posts alive to its end, and the scavenger copied them
-    // 6-7 times a build (~30 ms); with 32 MB, 3 times (~22 ms), for ~20-45 MB more memory
-    // (2026-11-27, docs/benchmarks.md). A flag of the client's own comes after it, and wins.
-    spawn(process.execPath, ['--max-semi-space-size=32', ...process.execArgv, siteJs, '--resident', socket, bundleDir], { detached: true, stdio: 'ignore', env: process.env }).unref();
+    // 6-7 times a build (~30 ms); with 32 MB, 3 times (~22 ms), for ~45-65 MB more memory
+    // (2026-11-27, docs/benchmarks.md). Not over the client's own size, on its command line or in
+    // NODE_OPTIONS (which Node applies before the command line: ours would win there).
+    const own = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('--max-semi-space-size'));
+    spawn(process.execPath, [...(own ? [] : ['--max-semi-space-size=32']), ...process.execArgv, siteJs, '--resident', socket, bundleDir], { detached: true, stdio: 'ignore', env: process.env }).unref();
   } catch {
     // the next build runs in its own process, as this one did
   }
