@@ -33,7 +33,9 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
     }
   }
   if (text === undefined) {
-    diags.error({ code: 'not-text', file: rel, message: notText(bytes, nul) });
+    // (Where, for text that is UTF-8 but for a byte: a binary or UTF-16 file has no lines to speak of.)
+    const bad = nul < 0 ? firstInvalidUtf8(bytes) : -1;
+    diags.error({ code: 'not-text', file: rel, ...(bad >= 0 && bytePosition(bytes, bad)), message: notText(bytes, nul) });
     return undefined;
   }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -55,6 +57,13 @@ export function decodeText(rel: string, bytes: Uint8Array, diags: Diagnostics): 
  * parsing (content/yaml.ts).
  */
 export const CONTROL = /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F]/;
+
+/**
+ * Half of a character: a UTF-16 surrogate without its other half. Only a YAML escape (`"\uD83D"`)
+ * can put one into content (a file holding one is not UTF-8); no page can show it, and encoding it
+ * for a URL throws.
+ */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The error for control character `c`. */
 export function controlMessage(c: string): string {
@@ -82,16 +91,34 @@ function inside(abs: string, rel: string, diags: Diagnostics, root?: ContentRoot
   return false;
 }
 
-/** Offset of the first byte that is not valid UTF-8 (-1: none). */
+/**
+ * Offset of the first byte that is not valid UTF-8 (-1: none), as the decoder judges it (RFC 3629):
+ * besides lone and missing continuation bytes, an encoded UTF-16 surrogate (ED A0-BF: what some
+ * Java and JavaScript tools write for half an emoji), an overlong form (E0 80-9F, F0 80-8F) and a
+ * code point past U+10FFFF (F4 90 and up) are invalid.
+ */
 function firstInvalidUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
     const n = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
     if (n < 0) return i;
     for (let k = 1; k <= n; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    const second = bytes[i + 1]!;
+    if ((b === 0xe0 && second < 0xa0) || (b === 0xed && second > 0x9f) || (b === 0xf0 && second < 0x90) || (b === 0xf4 && second > 0x8f)) return i;
     i += n + 1;
   }
   return -1;
+}
+
+/** Line and column (1-based, in bytes) of byte `offset`: where an editor's cursor goes. */
+function bytePosition(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = bytes.indexOf(0x0a); i >= 0 && i < offset; i = bytes.indexOf(0x0a, i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
 }
 
 /**
@@ -107,6 +134,9 @@ function notText(bytes: Uint8Array, nul: number): string {
   if (utf16Bom || (sample.length >= 8 && Math.max(zeros(0), zeros(1)) > sample.length / 4 && Math.min(zeros(0), zeros(1)) < sample.length / 32))
     return `looks like UTF-16 text (${utf16Bom ? 'it starts with a UTF-16 byte-order mark' : `a NUL byte at offset ${nul}, every other byte NUL`}): content files are UTF-8; ${save}`;
   const bad = nul < 0 ? firstInvalidUtf8(bytes) : -1;
+  // Half of a character written as a UTF-16 surrogate (CESU-8): the file is otherwise UTF-8.
+  if (bad >= 0 && bytes[bad] === 0xed && bytes[bad + 1]! >= 0xa0)
+    return `not valid UTF-8 at byte offset ${bad}: a UTF-16 surrogate written as UTF-8 (bytes 0x${[...bytes.subarray(bad, bad + 3)].map((b) => b.toString(16)).join(' 0x')}), as some tools write half of an emoji; retype the character there, or remove it`;
   // Text in a one-byte encoding: printable ASCII around lone bytes 0x80-0xFF (é, ñ, ü as one byte).
   const controls = sample.filter((b) => b < 0x09 || (b > 0x0d && b < 0x20)).length;
   if (nul < 0 && bad >= 0 && controls === 0)

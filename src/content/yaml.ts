@@ -8,7 +8,7 @@ import { load as fastLoad, CORE_SCHEMA } from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { codeFrame, type Diagnostics } from '../diagnostics.ts';
 import { explainYamlErrors } from './yaml-errors.ts';
-import { CONTROL, controlMessage } from './read.ts';
+import { CONTROL, controlMessage, LONE_SURROGATE } from './read.ts';
 
 type Position = { line: number; column: number };
 
@@ -135,20 +135,30 @@ export function quoteHint(value: number | boolean, file: YamlFile, pos: { line: 
   return always || changed ? `${found}: write it in quotes, ${JSON.stringify(written || String(value))}` : found;
 }
 
-/** Report every string (value or key) of `file` holding a control character, written as a YAML escape (`"\x07"`); true if any. */
+/** CONTROL's characters or either half of a surrogate pair (a whole pair, an emoji, is fine: checked then). */
+const SUSPECT = /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]/;
+
+/** Report every string (value or key) of `file` holding a control character or half a character, written as a YAML escape (`"\x07"`, `"\uD83D"`); true if any. */
 function controlsIn(file: YamlFile, diags: Diagnostics): boolean {
   let found = false;
   const walk = (value: unknown, path: PropertyKey[]): void => {
     if (typeof value === 'string') {
+      // (One scan of every string; the two exact checks only for the few that hold a suspect.)
+      if (!SUSPECT.test(value)) return;
       const c = CONTROL.exec(value);
-      if (!c) return;
+      const half = c ? undefined : LONE_SURROGATE.exec(value);
+      if (!c && !half) return;
       found = true;
       const pos = file.locate(path);
-      diags.error({ code: 'not-text', file: file.file, ...pos, field: path.join('.') || '(root)', message: `${controlMessage(c[0])} (written as an escape, such as "\\x${c[0].charCodeAt(0).toString(16).padStart(2, '0')}")` });
+      const code = (c ?? half)![0].charCodeAt(0).toString(16).toUpperCase();
+      const message = c
+        ? `${controlMessage(c[0])} (written as an escape, such as "\\x${code.toLowerCase().padStart(2, '0')}")`
+        : `half of a character (U+${code}, a UTF-16 surrogate without its other half, written as the escape "\\u${code}") that no page can show: write the whole character, or remove it`;
+      diags.error({ code: 'not-text', file: file.file, ...pos, field: path.join('.') || '(root)', message });
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
     else if (value !== null && typeof value === 'object')
       for (const [k, v] of Object.entries(value)) {
-        if (CONTROL.test(k)) walk(k, path);
+        if (SUSPECT.test(k)) walk(k, path);
         walk(v, [...path, k]);
       }
   };

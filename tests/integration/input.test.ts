@@ -315,7 +315,27 @@ describe('[R-SAFE-4] a text file in the wrong encoding says which and how to fix
     writeFileSync(path.join(c, 'i18n', lang), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(table, 'utf16le')]));
     const { stderr } = await failingBuild(c);
     const offset = latin1.findIndex((b) => b >= 0x80); // "ó", the first byte that is not ASCII
-    expect(stderr).toContain(`data/health.yaml: error [not-text] not valid UTF-8 at byte offset ${offset} (byte 0x${latin1[offset]!.toString(16)}): it looks like Latin-1 or Windows-1252 text; content files are UTF-8: save it as UTF-8`);
+    // At its line and column (the last line: the comment), where an editor's cursor goes.
+    const line = health.split('\n').length;
+    expect(stderr).toContain(`data/health.yaml:${line}:${'# Revisi'.length + 1}: error [not-text] not valid UTF-8 at byte offset ${offset} (byte 0x${latin1[offset]!.toString(16)}): it looks like Latin-1 or Windows-1252 text; content files are UTF-8: save it as UTF-8`);
     expect(stderr).toContain(`i18n/${lang}: error [not-text] looks like UTF-16 text (it starts with a UTF-16 byte-order mark): content files are UTF-8; save it as UTF-8`);
+  });
+
+  it('[R-SAFE-4] half a character, as a surrogate written in UTF-8 bytes or as a YAML escape, is an error at its line, not a crash or "URI malformed"', async () => {
+    const c = copyContent();
+    const post = readdirSync(path.join(c, 'blog')).sort()[0]!;
+    const body = path.join(c, 'blog', post, 'en.md');
+    const text = readFileSync(body, 'utf8');
+    // U+D83D (the first half of 😀) as the three bytes a CESU-8 tool writes, on a line of its own at the end.
+    writeFileSync(body, Buffer.concat([Buffer.from(`${text}\nA smile: `), Buffer.from([0xed, 0xa0, 0xbd]), Buffer.from(' here.\n')]));
+    const offset = Buffer.byteLength(`${text}\nA smile: `);
+    const line = `${text}\n`.split('\n').length;
+    // The same half as a YAML escape, in a post's title.
+    const other = readdirSync(path.join(c, 'blog')).sort()[1]!;
+    edit(c, `blog/${other}/en.md`, /^title: .*$/m, 'title: "Smile \\uD83D"');
+    const { stderr } = await failingBuild(c);
+    expect(stderr).toContain(`blog/${post}/en.md:${line}:${'A smile: '.length + 1}: error [not-text] not valid UTF-8 at byte offset ${offset}: a UTF-16 surrogate written as UTF-8 (bytes 0xed 0xa0 0xbd)`);
+    expect(stderr).toMatch(new RegExp(`blog/${other}/en\\.md:2:\\d+: error \\[not-text\\] title: half of a character \\(U\\+D83D, a UTF-16 surrogate without its other half, written as the escape "\\\\uD83D"\\)`));
+    expect(stderr).not.toMatch(/URI malformed|byte offset -1/);
   });
 });
