@@ -535,6 +535,17 @@ export function outputIntact(config: BuildConfig, record: BuildRecord, live = su
 }
 
 /**
+ * The stamp output file `f` (at `source`) is carried with: false when it changed or went since it
+ * was published (edited by hand: rendered again, not carried), undefined when the record has no
+ * stamp for it (taken unchecked). `now`: stamps taken at the build's start, else it is stat-ed.
+ */
+export function carriedStamp(f: string, source: string, expected?: Readonly<Record<string, string>>, now?: ReadonlyMap<string, string>): string | undefined | false {
+  const want = expected?.[f];
+  if (want === undefined) return undefined;
+  return (now?.get(f) ?? outputStamp(source)) === want ? want : false;
+}
+
+/**
  * Hard-link each of `files` of the current output into `staging` (copy where linking is refused);
  * returns the files that could not be taken (gone from the output, or changed since published
  * when `expected` has their stamps: the caller renders them). `stamps` gets the stamp of each
@@ -558,10 +569,8 @@ export function carryOver(
   for (const f of files) {
     if (stopped?.()) break;
     const source = `${outDir}/${f}`;
-    // Changed since it was published (edited by hand): rendered again, not carried.
-    const want = expected?.[f];
-    const stamp = want === undefined ? undefined : (now?.get(f) ?? outputStamp(source));
-    if (stamp !== want) {
+    const stamp = carriedStamp(f, source, expected, now);
+    if (stamp === false) {
       missing.push(f);
       continue;
     }

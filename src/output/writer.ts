@@ -6,7 +6,7 @@ import { closeSync, existsSync, mkdirSync, openSync, promises as fs, readFileSyn
 import path from 'node:path';
 import { mapLimit } from '../limit.ts';
 import { listFiles } from '../files.ts';
-import { carryOver } from './carry.ts';
+import { carriedStamp, carryOver } from './carry.ts';
 import type { IoThread } from './io-thread.ts';
 import { pageParts, type PieceSource } from './pieces.ts';
 import { writing } from './write-error.ts';
@@ -238,12 +238,11 @@ export class DiskWriter implements Writer {
       const take: string[] = [];
       missing = [];
       for (const f of files) {
-        const want = expected?.[f];
-        const stamp = now.get(f);
-        if (stamp === '-' || (want !== undefined && stamp !== want)) missing.push(f);
+        const stamp = carriedStamp(f, `${outDir}/${f}`, expected, now);
+        if (stamp === false) missing.push(f);
         else {
           take.push(f);
-          if (want !== undefined) this.carriedStamps.set(f, want);
+          if (stamp !== undefined) this.carriedStamps.set(f, stamp);
         }
       }
       this.linking = this.io
