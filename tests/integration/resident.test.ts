@@ -98,6 +98,14 @@ const state = (out: string) => new Map([...snapshot(out)].map(([f, b]) => [f, cr
 
 const build = (content: string, out: string, env: Record<string, string>) => runCli(['build', '--content', content, '--out', out], env);
 
+/** A build of `content` into `out` that succeeded and that the resident process `pid` served. */
+async function served(content: string, out: string, env: Record<string, string>, pid: number): Promise<CliResult> {
+  const r = await build(content, out, env);
+  expect(r.code, r.stderr).toBe(0);
+  expect(builtBy(r)).toBe(pid);
+  return r;
+}
+
 /**
  * A preload that holds a build before its first carried page (its first hard link) until a gate
  * file exists, as tests/helpers/incremental.ts pausedAtCarry does: in the resident process (on its
@@ -135,17 +143,13 @@ describe('[R-INC-2] site build through the resident build process', () => {
     const pid = await listening(env);
 
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nOne more sentence, built by the resident process.\n');
-    const post = await build(content, out, env);
-    expect(post.code, post.stderr).toBe(0);
-    expect(builtBy(post)).toBe(pid);
+    const post = await served(content, out, env, pid);
     expect(summary(post).rendered).toBeLessThan(summary(post).total);
     // Its unchanged pages were linked on its file thread (output/io-thread.ts).
     expect(await differencesFromCold(content, out)).toEqual([]);
 
     edit(content, 'i18n/en.yaml', /^( {2}madeWith: .*)$/m, '$1 (edited)');
-    const text = await build(content, out, env);
-    expect(text.code, text.stderr).toBe(0);
-    expect(builtBy(text)).toBe(pid);
+    await served(content, out, env, pid);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
@@ -300,9 +304,7 @@ describe('[R-INC-2] site build through the resident build process', () => {
     expect(r.stderr).toContain(`${path.join(out, 'legal.html')} went from the output while this build ran: nothing was published; build again`);
     before.delete('legal.html');
     expect(state(out)).toEqual(before);
-    const next = await build(content, out, env);
-    expect(next.code, next.stderr).toBe(0);
-    expect(builtBy(next)).toBe(pid);
+    await served(content, out, env, pid);
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
@@ -322,9 +324,7 @@ require('module').syncBuiltinESMExports();
     );
     const { env, pid } = await started(content, out, { NODE_OPTIONS: `--require ${hook}` });
     edit(content, 'blog/madrid-luxury-dining/en.md', /$/, '\n\nCopied, not linked.\n');
-    const post = await build(content, out, env);
-    expect(post.code, post.stderr).toBe(0);
-    expect(builtBy(post)).toBe(pid);
+    const post = await served(content, out, env, pid);
     expect(summary(post).rendered).toBeLessThan(summary(post).total);
     expect(await differencesFromCold(content, out)).toEqual([]);
     // The copies' own stamps are recorded, not those of the pages they were copied from.
