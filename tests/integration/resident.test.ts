@@ -478,14 +478,19 @@ require('module').syncBuiltinESMExports();
   it('[R-INC-2] while it does not answer (stopped): Ctrl-C leaves after a few seconds, and a build runs in its own process', async () => {
     const { content, out } = fresh({ english: true });
     const { env, pid } = await started(content, out);
+    const sock = findSocket(pid)!;
     process.kill(pid, 'SIGSTOP');
+    const before = socketEnds(sock);
     try {
       // (It waits 1 s for an answer to the Ctrl-C here, 3 s by default.)
       const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'site.js'), 'build', '--content', content, '--out', out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH, ...env, SITE_RESIDENT_ACCEPT_MS: '1000' } });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await new Promise((r) => setTimeout(r, 300));
+      // Once it has connected (the stopped process's queue holds one more end of its socket: a busy
+      // machine can take more than a second to start Node), and has had a moment to send its build.
+      await until('the build to connect', () => socketEnds(sock) > before);
+      await new Promise((r) => setTimeout(r, 200));
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stderr).toContain('the resident build process does not answer; stopped waiting for it');
@@ -545,6 +550,9 @@ require('module').syncBuiltinESMExports();
     expect(quiet.stderr).toBe('');
   });
 });
+
+/** The ends of Unix socket `sock` the kernel holds: the listener's, and one for each connection (taken or queued). */
+const socketEnds = (sock: string) => readFileSync('/proc/net/unix', 'utf8').split('\n').filter((l) => l.trim().split(/\s+/)[7] === sock).length;
 
 /** The Unix socket process `pid` listens on (its path, from /proc/net/unix by the socket's inode). */
 function findSocket(pid: number): string | undefined {
