@@ -1,6 +1,5 @@
 /** Stage "render": (route, site) → HTML string. Pure: no file system, clock or globals. */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Post, Site } from '../content/model.ts';
 import { createTranslate, siteMessages, type Translate } from '../content/texts.ts';
 import { basePathOf, localize, withBase } from '../routes/paths.ts';
@@ -10,16 +9,10 @@ import { buildHead } from './head.ts';
 import type { TemplateModule } from './templates.ts';
 import { DATA_READ, FACTS_READ, type PageReads, type PieceReads } from './reads.ts';
 import { requireCjs } from '../require.ts';
+import { renderStaticMarkup } from './markup.ts';
 import { pageParts, type PieceSource } from '../output/pieces.ts';
 
 const { createElement } = requireCjs('react') as typeof import('react');
-// The legacy (synchronous) renderer alone, picked as react-dom/server's own index picks it: that index
-// also loads the streaming renderer, which nothing here uses (~5 ms of every rendering process's start).
-// (By its path: the package's exports do not name the file.)
-const { renderToStaticMarkup } = requireCjs(
-  path.join(path.dirname(requireCjs.resolve('react-dom/package.json')), 'cjs', `react-dom-server-legacy.node.${process.env.NODE_ENV === 'production' ? 'production' : 'development'}.js`),
-) as typeof import('react-dom/server');
-
 /** Shared per build: the site, its routes, assets and templates. */
 export interface RenderEnv {
   site: Site;
@@ -238,7 +231,7 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
     once: (key, render) =>
       piecesOf(env).marker(`${lang}\0${key}`, () => {
         const piece = render();
-        return typeof piece === 'string' ? piece : renderToStaticMarkup(piece);
+        return typeof piece === 'string' ? piece : renderStaticMarkup(piece);
       }),
   };
 }
@@ -274,7 +267,7 @@ export function renderRouteHtml(route: Route, env: RenderEnv): string {
   const ctx = createContext(route, env);
   const Page = env.templates.pages[route.template];
   if (!Page) throw new Error(`no template "${route.template}" for ${route.path} (${route.origin}); templates/index.tsx exports: ${Object.keys(env.templates.pages).join(', ')}`);
-  return `<!doctype html>${renderToStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })))}`;
+  return renderStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })), '<!doctype html>');
 }
 
 /** The pieces of `env` as `renderRouteHtml`'s markers name them (the same object for the environment's life). */
