@@ -22,7 +22,7 @@ import type { ParseCache, Unchanged } from './content/load.ts';
 import { compileModel, compileTemplates, evaluateModel, evaluateTemplates, forgetRequired, keepCodeCaches, MODEL_ENTRY, requiredByTemplates, type CompiledTemplates, type TemplateModule } from './render/templates.ts';
 import { createTranslate, siteMessages, splitMissing } from './content/texts.ts';
 import { contentHash, hashedName } from './hash.ts';
-import { createTally, MarkdownHelper, PagePool, renderClaimed, renderEnv, routeCounter, type MadePiece, type RenderTally } from './render/parallel.ts';
+import { boundHeapGrowth, createTally, MarkdownHelper, PagePool, postFolders, renderClaimed, renderEnv, routeCounter, type MadePiece, type RenderTally } from './render/parallel.ts';
 import type { TextList } from './render/reads.ts';
 import { splicePages } from './render/splice.ts';
 import { piecesMade, renderRoute } from './render/page.ts';
@@ -157,7 +157,10 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   // One-shot builds with many posts render markdown on the second core: the helper starts first,
   // so its start-up overlaps the input key and the data files. Not when the last build is recorded:
   // an incremental build renders few posts, and the helper would render every one.
-  if (opts.workerEntry && !opts.plan && !cache && !last?.routes) state.helper = MarkdownHelper.start(opts.workerEntry, config.contentDir);
+  // (A large site's build also bounds its heap's growth, before it loads: parallel.ts boundHeapGrowth.)
+  const postCount = cache ? 0 : postFolders(config.contentDir);
+  boundHeapGrowth(postCount);
+  if (opts.workerEntry && !opts.plan && !cache && !last?.routes) state.helper = MarkdownHelper.start(opts.workerEntry, postCount);
   const record = !cache && writer instanceof DiskWriter ? { stamps: opts.inputs?.stamps ?? (await inputStamps(config, last)), last } : undefined;
   if (record && writer instanceof DiskWriter && !opts.inputs) {
     const same = await unchangedResult(config, record.stamps, last, state.started);
