@@ -442,6 +442,9 @@ class Writer {
     this.out.push(this.open(type, props, format));
     const rest = this.rest;
     this.rest = undefined;
+    // (React loses the children of an element inside the head that stays in head mode, a <div>
+    // there: it renders them into a segment it never writes. Left to it.)
+    if (format.mode === HEAD && child.mode === HEAD && rest != null) throw UNSUPPORTED;
     if (rest !== undefined) this.node(rest, child);
     // (`title`, `script` and `style` were written whole.)
     if (!VOID.has(type) && type !== 'title' && type !== 'script' && type !== 'style') this.out.push(`</${type}>`);

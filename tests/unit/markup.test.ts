@@ -216,3 +216,68 @@ describe('[R-BUILD-4] the fast renderer writes what React writes', () => {
     expect(renderStaticMarkup(h('p', null, 'x'), '<!doctype html>', 'react')).toBe('<!doctype html><p>x</p>');
   });
 });
+
+/** A small seeded generator (mulberry32): the same trees on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TAGS = ['div', 'span', 'p', 'a', 'ul', 'li', 'section', 'svg', 'path', 'g', 'title', 'meta', 'link', 'script', 'style', 'noscript', 'picture', 'img', 'source', 'select', 'option', 'optgroup', 'textarea', 'input', 'button', 'form', 'label', 'table', 'tbody', 'tr', 'td', 'br', 'hr', 'wbr', 'head', 'body', 'html', 'my-widget', 'details', 'summary', 'time', 'template', 'iframe', 'video', 'math', 'foreignObject'];
+const NAMES = ['className', 'id', 'href', 'src', 'srcSet', 'alt', 'title', 'rel', 'name', 'value', 'defaultValue', 'checked', 'defaultChecked', 'selected', 'disabled', 'hidden', 'open', 'style', 'tabIndex', 'htmlFor', 'role', 'aria-label', 'aria-hidden', 'data-x', 'data-flag', 'itemProp', 'charSet', 'content', 'httpEquiv', 'loading', 'fetchPriority', 'async', 'defer', 'type', 'rows', 'cols', 'span', 'start', 'rowSpan', 'download', 'capture', 'draggable', 'spellCheck', 'onClick', 'viewBox', 'strokeWidth', 'xlinkHref', 'action', 'formAction', 'method', 'encType', 'target', 'multiple', 'muted', 'autoFocus', 'precedence', 'sizes', 'crossOrigin', 'lang', 'dir', 'translate', 'x y', 'suppressHydrationWarning'];
+const VALUES: unknown[] = ['', 'a', 'viewport', 'stylesheet', 'icon', 'lazy', 'high', 'low', 'javascript:alert(1)', '\tjavascript:x', 'data:image/png;base64,AA', '/x.jpg', `"<&'>"`, '\n lead', 'Ωμέγα', 0, 1, -1, 2.5, NaN, 10n, true, false, null, undefined, () => 1, { color: 'red', marginTop: 3, '--v': ' x ' }, ['x', 'y'], Symbol.for('s')];
+const TEXTS: unknown[] = ['text', '', `<b>&"'`, 0, 7, 10n, true, false, null, undefined, '\nnl', 'x'.repeat(40)];
+
+/** A random tree of intrinsic elements, fragments, components, text and arrays (at most `depth` deep). */
+function randomTree(next: () => number, depth: number): ReactNode {
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const r = next();
+  if (depth <= 0 || r < 0.2) return pick(TEXTS) as ReactNode;
+  if (r < 0.27) return Array.from({ length: Math.floor(next() * 4) }, () => randomTree(next, depth - 1));
+  if (r < 0.32) return h(Fragment, null, randomTree(next, depth - 1), randomTree(next, depth - 1));
+  if (r < 0.37) {
+    const C = ({ children }: { children?: ReactNode }) => h('i', null, children);
+    return h(C, null, randomTree(next, depth - 1));
+  }
+  const props: Record<string, unknown> = {};
+  for (let i = Math.floor(next() * 5); i > 0; i--) props[pick(NAMES)] = pick(VALUES);
+  const tag = pick(TAGS);
+  if (next() < 0.1) props.dangerouslySetInnerHTML = { __html: '<u>raw</u>' };
+  else {
+    const children = Array.from({ length: Math.floor(next() * 3) }, () => randomTree(next, depth - 1));
+    if (children.length) props.children = children.length === 1 ? children[0] : children;
+  }
+  return h(tag, props);
+}
+
+describe('[R-BUILD-4] random trees: the fast renderer against React', () => {
+  it('600 random trees (seeded): the same output or the same error; most written without React', () => {
+    let fast = 0;
+    for (let seed = 1; seed <= (Number(process.env.MARKUP_FUZZ_SEEDS) || 600); seed++) {
+      const tree = () => randomTree(random(seed), 4);
+      let react: string | Error;
+      try {
+        react = renderStaticMarkup(tree(), '', 'react');
+      } catch (e) {
+        react = e as Error;
+      }
+      const before = fallbacks.count;
+      let mine: string | Error;
+      try {
+        mine = renderStaticMarkup(tree(), '', 'fast');
+      } catch (e) {
+        mine = e as Error;
+      }
+      if (react instanceof Error) expect(mine instanceof Error ? mine.message : mine, `seed ${seed}`).toBe(react.message);
+      else expect(mine, `seed ${seed}`).toBe(react);
+      if (fallbacks.count === before) fast++;
+    }
+    // (Most random trees hold something only React writes; enough do not to test the fast path.)
+    expect(fast).toBeGreaterThan(100);
+  });
+});
