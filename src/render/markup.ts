@@ -83,6 +83,11 @@ type Props = Record<string, unknown>;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** A value as text as React makes it, `"" + value`: an object's valueOf before its toString (a date library's milliseconds). */
+function str(value: unknown): string {
+  return '' + (value as string);
+}
+
 const HTML_ESCAPE = /["'&<>]/;
 /** React's escapeTextForBrowser. */
 function escape(text: string): string {
@@ -124,7 +129,7 @@ function escapeValue(value: unknown): string {
   if (typeof value === 'string') return escape(value);
   if (typeof value === 'boolean' || typeof value === 'number' || typeof value === 'bigint') return `${value}`;
   // (An object's own toString may do anything: React calls it once, and so does this.)
-  return escape(`${value as string}`);
+  return escape(str(value));
 }
 
 const VALID_ATTRIBUTE_NAME =
@@ -179,7 +184,7 @@ function styleAttribute(style: unknown): string {
     let v: string;
     if (name.startsWith('--')) {
       n = escape(name);
-      v = escape(`${value as string}`.trim());
+      v = escape(str(value).trim());
     } else {
       let cached = styleNames.get(name);
       if (cached === undefined) {
@@ -187,7 +192,7 @@ function styleAttribute(style: unknown): string {
         styleNames.set(name, cached);
       }
       n = cached;
-      v = typeof value === 'number' ? (value === 0 || UNITLESS.has(name) ? `${value}` : `${value}px`) : escape(`${value as string}`.trim());
+      v = typeof value === 'number' ? (value === 0 || UNITLESS.has(name) ? `${value}` : `${value}px`) : escape(str(value).trim());
     }
     out += out ? `;${n}:${v}` : ` style="${n}:${v}`;
   }
@@ -255,7 +260,7 @@ function attribute(name: string, value: unknown): string {
       // (An empty src or href is left out; an empty action is kept.)
       if ((name === 'src' || name === 'href') && value === '') return '';
       if (value == null || isFnOrSymbol(value) || typeof value === 'boolean') return '';
-      return ` ${name}="${escape(sanitizeUrl(`${value as string}`))}"`;
+      return ` ${name}="${escape(sanitizeUrl(str(value)))}"`;
     case 'defaultValue':
     case 'defaultChecked':
     case 'innerHTML':
@@ -269,7 +274,7 @@ function attribute(name: string, value: unknown): string {
       return booleanAttribute(name.toLowerCase(), value);
     case 'xlinkHref':
       if (isFnOrSymbol(value) || typeof value === 'boolean') return '';
-      return ` xlink:href="${escape(sanitizeUrl(`${value as string}`))}"`;
+      return ` xlink:href="${escape(sanitizeUrl(str(value)))}"`;
     case 'capture':
     case 'download':
       if (value === true) return ` ${name}=""`;
@@ -319,7 +324,7 @@ function innerHtml(html: unknown, children: unknown): string {
   if (html == null) return '';
   if (children != null || typeof html !== 'object' || !('__html' in html)) throw UNSUPPORTED;
   const inner = (html as { __html: unknown }).__html;
-  return inner == null ? '' : `${inner as string}`;
+  return inner == null ? '' : str(inner);
 }
 
 /** `<title>`, `<style>`: one child (a second makes it empty, as in React), written as text. */
@@ -512,9 +517,9 @@ class Writer {
         // (Its value is an attribute too.)
         const value = props.value;
         if (format.selected != null) {
-          const text = value != null ? `${value as string}` : optionText(children);
+          const text = value != null ? str(value) : optionText(children);
           const chosen = format.selected;
-          if (Array.isArray(chosen) ? chosen.some((v) => `${v as string}` === text) : `${chosen as string}` === text) selected = ' selected=""';
+          if (Array.isArray(chosen) ? chosen.some((v) => str(v) === text) : str(chosen) === text) selected = ' selected=""';
         } else if (taken.selected) selected = ' selected=""';
         this.rest = children;
         return `${s}${selected}>${innerHtml(inner, children)}`;
@@ -528,10 +533,10 @@ class Writer {
         if (children != null) {
           if (value != null || (Array.isArray(children) && children.length > 1)) throw UNSUPPORTED;
           if (typeof children === 'object' && !Array.isArray(children)) throw UNSUPPORTED;
-          value = `${children as string}`;
+          value = str(children);
         }
         if (typeof value === 'string' && value[0] === '\n') s += '\n';
-        if (value !== null) s += escapeValue(`${value as string}`);
+        if (value !== null) s += escapeValue(str(value));
         this.rest = undefined;
         return s;
       }
@@ -584,7 +589,7 @@ class Writer {
         const only = onlyChild(children);
         if (only != null && !isFnOrSymbol(only)) {
           if (typeof only === 'object') throw UNSUPPORTED;
-          s += `${only as string}`.replace(/(<\/|<)(s)(tyle)/gi, (_m, p: string, c: string, r: string) => `${p}${c === 's' ? '\\73 ' : '\\53 '}${r}`);
+          s += str(only).replace(/(<\/|<)(s)(tyle)/gi, (_m, p: string, c: string, r: string) => `${p}${c === 's' ? '\\73 ' : '\\53 '}${r}`);
         }
         s += innerHtml(inner, children);
         this.rest = undefined;
@@ -607,7 +612,7 @@ class Writer {
         this.rest = undefined;
         return selfClosing(type, props);
     }
-    if (type.includes('-')) {
+    if (type.includes('-') && !HYPHENATED_ELEMENTS.has(type)) {
       const s = openTag(type) + customAttributes(props);
       this.rest = found.children;
       return `${s}>${innerHtml(found.inner, found.children)}`;
@@ -627,6 +632,9 @@ class Writer {
     return start;
   }
 }
+
+/** Names with a hyphen that are not custom elements: React writes their attributes by its general rules. */
+const HYPHENATED_ELEMENTS = new Set(['annotation-xml', 'color-profile', 'font-face', 'font-face-src', 'font-face-uri', 'font-face-format', 'font-face-name', 'missing-glyph']);
 
 /** What `attributes` did not write: the children, the inner HTML and the keys it was told to take. */
 const found: { children: unknown; inner: unknown; taken: Props } = { children: null, inner: null, taken: {} };
@@ -706,7 +714,7 @@ function optionText(children: unknown): string {
     else if (c != null && typeof c !== 'boolean') {
       // (An element's text would be "[object Object]" in React: left to it.)
       if (typeof c === 'object' || isFnOrSymbol(c)) throw UNSUPPORTED;
-      text += `${c as string}`;
+      text += str(c);
     }
   };
   add(children);
@@ -734,7 +742,7 @@ function titleTag(props: Props): string {
   const only = onlyChild(children);
   if (only != null && !isFnOrSymbol(only)) {
     if (typeof only === 'object') throw UNSUPPORTED;
-    s += escapeValue(`${only as string}`);
+    s += escapeValue(str(only));
   }
   return `${s}${innerHtml(inner, children)}</title>`;
 }
@@ -753,13 +761,22 @@ type Internals = { H: unknown };
 type DomInternals = { d: unknown };
 let reactInternals: Internals | undefined;
 let domInternals: DomInternals | undefined;
+
+/**
+ * Set when a fast render met a hook or a resource call it leaves to React. It throws `Unsupported`
+ * there; a template that catches it (a try around a hook) still gets its tree rendered by React.
+ */
+let refused = false;
+function refuse(): never {
+  refused = true;
+  throw UNSUPPORTED;
+}
+
 /** Any hook during a fast render: React renders that tree. */
 const REFUSE = new Proxy(
   {},
   {
-    get() {
-      throw UNSUPPORTED;
-    },
+    get: refuse,
   },
 );
 
@@ -773,10 +790,10 @@ let current: Writer | undefined;
  */
 function preloadImage(href: unknown, as: unknown, options?: Props): void {
   const w = current;
-  if (!w || as !== 'image') throw UNSUPPORTED;
+  if (!w || as !== 'image') refuse();
   if (!href) return;
   const srcSet = options?.imageSrcSet;
-  const key = srcSet ? `${srcSet as string}\n${(options?.imageSizes as string) || ''}` : `${href as string}`;
+  const key = srcSet ? `${srcSet as string}\n${(options?.imageSizes as string) || ''}` : str(href);
   if (w.imageKeys.has(key)) return;
   w.imageKeys.add(key);
   const tag = selfClosing('link', { rel: 'preload', href: srcSet ? undefined : href, as, ...options });
@@ -788,51 +805,44 @@ const RESOURCES = new Proxy(
   {
     get(_target, key) {
       if (key === 'L') return preloadImage;
-      throw UNSUPPORTED;
+      return refuse();
     },
   },
 );
 
-/** React's and ReactDOM's shared internals (the hooks' and the resources' dispatchers), taken once, before either renderer ran. */
+let react: ((node: unknown) => string) | undefined;
+/** React's server renderer's resource dispatcher, as it installed it. */
+let serverDispatcher: unknown;
+
+/**
+ * React's and ReactDOM's shared internals (the hooks' and the resources' dispatchers), and React's
+ * own renderer (the legacy, synchronous one alone, as react-dom/server's index picks it), once per
+ * thread. The renderer is loaded here, outside any render: loading it installs its resource
+ * dispatcher over the one it finds, which must not be a fast render's.
+ */
 function internals(): void {
-  if (reactInternals) return;
+  if (react) return;
   reactInternals = (requireCjs('react') as Record<string, unknown>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE as Internals;
   const dom = (requireCjs('react-dom') as Record<string, unknown>).__DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE as DomInternals | undefined;
+  const dir = path.dirname(requireCjs.resolve('react-dom/package.json'));
+  const mode = process.env.NODE_ENV === 'production' ? 'production' : 'development';
+  react = (requireCjs(path.join(dir, 'cjs', `react-dom-server-legacy.node.${mode}.js`)) as typeof import('react-dom/server')).renderToStaticMarkup as (node: unknown) => string;
   if (dom && typeof dom === 'object' && 'd' in dom) {
     domInternals = dom;
-    baseDispatcher = dom.d;
+    serverDispatcher = dom.d;
   }
 }
 
-let react: ((node: unknown) => string) | undefined;
-/** ReactDOM's dispatcher before any fast render, and React's server renderer's once it is loaded. */
-let baseDispatcher: unknown;
-let serverDispatcher: unknown;
-/** React's own renderer, loaded when first needed: the legacy (synchronous) one alone, as react-dom/server's index picks it. */
+/** React's renderer; inside a fast render (a piece), its preloads go to its own request, not the fast one. */
 function reactRender(node: unknown): string {
   internals();
   const d = domInternals;
-  if (!react) {
-    const dir = path.dirname(requireCjs.resolve('react-dom/package.json'));
-    const mode = process.env.NODE_ENV === 'production' ? 'production' : 'development';
-    // Loading it installs its own dispatcher over ReactDOM's: over the one it would have found, not
-    // a fast render's (this can run inside one, for a piece).
-    const during = d?.d;
-    if (d) d.d = baseDispatcher;
-    react = (requireCjs(path.join(dir, 'cjs', `react-dom-server-legacy.node.${mode}.js`)) as typeof import('react-dom/server')).renderToStaticMarkup as (node: unknown) => string;
-    if (d) {
-      serverDispatcher = d.d;
-      d.d = during;
-    }
-  }
-  if (!d) return react(node);
-  // Its preloads go to its own request, also inside a fast render.
-  const during = d.d;
+  if (!d || d.d !== RESOURCES) return react!(node);
   d.d = serverDispatcher;
   try {
-    return react(node);
+    return react!(node);
   } finally {
-    d.d = during;
+    d.d = RESOURCES;
   }
 }
 
@@ -840,9 +850,23 @@ function reactRender(node: unknown): string {
 export const fallbacks = { count: 0 };
 
 /**
+ * Whether a fast render that threw leaves the tree to React: it met something only React writes,
+ * a component suspended (React names that), or the tree is deeper than this renderer's stack
+ * (React's own goes deeper).
+ */
+function leftToReact(e: unknown): boolean {
+  if (e === UNSUPPORTED) return true;
+  if (typeof e === 'object' && e !== null && typeof (e as { then?: unknown }).then === 'function') return true;
+  return e instanceof RangeError && e.message.includes('call stack');
+}
+
+/**
  * A tree of React elements as React's `renderToStaticMarkup` writes it, after `prefix` (one flat
  * string: no copy of the page to put a doctype before it). `engine: 'react'` renders
  * with React itself: the tests' reference, and every render's with SITE_TEST_RENDERER=react.
+ *
+ * A tree the fast renderer leaves to React has had its components called up to that point: React
+ * calls them again (a template's side effects, such as a counter, run twice for it).
  */
 export function renderStaticMarkup(node: unknown, prefix = '', engine: 'fast' | 'react' = process.env.SITE_TEST_RENDERER === 'react' ? 'react' : 'fast'): string {
   if (engine === 'fast') {
@@ -850,24 +874,27 @@ export function renderStaticMarkup(node: unknown, prefix = '', engine: 'fast' | 
     const r = reactInternals;
     const d = domInternals;
     // (Without them, a hook could not be told from a bug: React renders everything.)
-    if (r && typeof r === 'object' && 'H' in r && d && typeof d === 'object' && 'd' in d) {
+    if (r && typeof r === 'object' && 'H' in r && d) {
       const hooks = r.H;
       const dom = d.d;
       const outer = current;
+      const outerRefused = refused;
+      refused = false;
       r.H = REFUSE;
       d.d = RESOURCES;
       try {
         const w = (current = new Writer());
         w.node(node, ROOT_FORMAT);
-        return w.result(prefix);
+        if (!refused) return w.result(prefix);
       } catch (e) {
-        if (e !== UNSUPPORTED) throw e;
-        fallbacks.count++;
+        if (!leftToReact(e)) throw e;
       } finally {
         r.H = hooks;
         d.d = dom;
         current = outer;
+        refused = outerRefused;
       }
+      fallbacks.count++;
     }
   }
   return prefix + reactRender(node);

@@ -9,7 +9,7 @@ import { buildHead } from './head.ts';
 import type { TemplateModule } from './templates.ts';
 import { DATA_READ, FACTS_READ, type PageReads, type PieceReads } from './reads.ts';
 import { requireCjs } from '../require.ts';
-import { renderStaticMarkup } from './markup.ts';
+import { fallbacks, renderStaticMarkup } from './markup.ts';
 import { pageParts, type PieceSource } from '../output/pieces.ts';
 
 const { createElement } = requireCjs('react') as typeof import('react');
@@ -267,8 +267,18 @@ export function renderRouteHtml(route: Route, env: RenderEnv): string {
   const ctx = createContext(route, env);
   const Page = env.templates.pages[route.template];
   if (!Page) throw new Error(`no template "${route.template}" for ${route.path} (${route.origin}); templates/index.tsx exports: ${Object.keys(env.templates.pages).join(', ')}`);
-  return renderStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })), '<!doctype html>');
+  const before = fallbacks.count;
+  const html = renderStaticMarkup(createElement(env.templates.Document, { ctx }, createElement(Page, { ctx })), '<!doctype html>', reactPages.has(Page) ? 'react' : undefined);
+  if (fallbacks.count !== before) reactPages.add(Page);
+  return html;
 }
+
+/**
+ * Page templates React rendered once (a hook, context… in them or in the document): React renders
+ * their pages from then on, rather than the fast renderer starting each and handing it over (which
+ * would call their components twice a page).
+ */
+const reactPages = new WeakSet<object>();
 
 /** The pieces of `env` as `renderRouteHtml`'s markers name them (the same object for the environment's life). */
 export function pieceSource(env: RenderEnv): PieceSource {

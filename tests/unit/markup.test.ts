@@ -125,6 +125,22 @@ const FAST: [string, () => ReactNode][] = [
   }],
   ['custom elements: attributes as given', () => h('my-el', { className: 'c', 'some-attr': 'x', flag: true, off: false, obj: { a: 1 }, style: { color: 'red' }, onClick: () => 1, htmlFor: 'f' }, 'c')],
   ['void elements', () => h('p', null, 'a', h('br'), h('hr', { className: 'x' }), h('wbr'), h('col', { span: 2 }), h('area', { href: '/a' }), h('embed', { src: '/e' }), h('track', { src: '/t' }), h('base', { href: '/' }))],
+  ['values as React turns them into text: valueOf before toString (a date library\'s object), Symbol.toPrimitive', () => {
+    const d = { valueOf: () => 1700000000000, toString: () => 'Tue, 14 Nov 2023' };
+    const three = { valueOf: () => 3, toString: () => 'three' };
+    const p = { [Symbol.toPrimitive]: (hint: string) => `hint:${hint}` };
+    return h(
+      'div',
+      null,
+      h('time', { dateTime: d, 'data-x': d, style: { width: d, '--d': d } }, 't'),
+      h('textarea', { rows: three, value: p }),
+      h('a', { href: p }, 'x'),
+      h('select', { value: '1' }, h('option', { value: { valueOf: () => 1, toString: () => 'one' } }, 'x')),
+      h('my-el', { at: d }),
+    );
+  }],
+  ['names with a hyphen that are not custom elements (font-face, annotation-xml…)', () =>
+    h('svg', null, h('font-face', { className: 'c', fontFamily: 'f', flag: true, htmlFor: 'x', onclick: 'y' }), h('color-profile', { xlinkHref: '#x' }), h('missing-glyph', { strokeWidth: 2 }), h('math', null, h('annotation-xml', { encoding: 'x', b: true })))],
   ['tables', () => h('table', null, h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'h'))), h('tbody', null, h('tr', null, h('td', { colSpan: 2 }, 1))))],
 ];
 
@@ -165,6 +181,18 @@ const REACT: [string, () => ReactNode][] = [
   ['pre (its leading newline rule)', () => h('pre', null, '\ncode')],
   ['an option whose text is an element', () => h('select', { value: 'x' }, h('option', null, h('b', null, 'x')))],
   ['an iterable that is not an array', () => h('ul', null, new Set([h('li', { key: 1 }, 'one')]))],
+  ['a hook whose refusal the template catches', () => {
+    const C = () => {
+      let v: string;
+      try {
+        v = useState('hooked')[0];
+      } catch {
+        v = 'no hooks';
+      }
+      return h('p', null, v);
+    };
+    return h(C);
+  }],
 ];
 
 describe('[R-BUILD-4] the fast renderer writes what React writes', () => {
@@ -209,6 +237,32 @@ describe('[R-BUILD-4] the fast renderer writes what React writes', () => {
     expect(() => renderStaticMarkup(h('div', null, { an: 'object' } as unknown as ReactNode))).toThrow(/Objects are not valid as a React child/);
     expect(() => renderStaticMarkup(h('div', { dangerouslySetInnerHTML: { __html: 'x' } }, 'and children'))).toThrow(/Can only set one of/);
     expect(() => renderStaticMarkup(h('bad tag'))).toThrow(/Invalid tag/);
+    // A component that suspends: React's own words.
+    const Suspends = () => {
+      throw Promise.resolve(1);
+    };
+    expect(() => renderStaticMarkup(h('div', null, h(Suspends)))).toThrow(/A component suspended/);
+  });
+
+  it('React\'s renderer keeps its image preloads after react-dom/server is loaded by a template, after fast renders', async () => {
+    const Pre = ({ src }: { src: string }) => {
+      preload(src, { as: 'image', fetchPriority: 'high' });
+      return h('p', null, useState(src)[0]);
+    };
+    const page = (src: string) => h('html', null, h('head'), h('body', null, h(Pre, { src })));
+    expect(renderStaticMarkup(page('/before.jpg'))).toContain('<link rel="preload" href="/before.jpg"');
+    await import('react-dom/server');
+    expect(renderStaticMarkup(page('/after.jpg'))).toContain('<link rel="preload" href="/after.jpg"');
+    expect(renderStaticMarkup(page('/react.jpg'), '', 'react')).toContain('<link rel="preload" href="/react.jpg"');
+  });
+
+  it('a tree deeper than the fast renderer\'s stack is React\'s to write', () => {
+    let t: ReactNode = 'x';
+    for (let i = 0; i < 6000; i++) t = h('div', null, t);
+    const before = fallbacks.count;
+    // (React's own output of so deep a tree depends on how deep the stack already is: not compared.)
+    expect(renderStaticMarkup(t)).toMatch(/^<div><div>.*x.*<\/div><\/div>$/s);
+    expect(fallbacks.count - before).toBe(1);
   });
 
   it('a prefix goes before the document', () => {
