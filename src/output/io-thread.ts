@@ -112,8 +112,7 @@ export function runIoWorker(): void {
       else if ('remove' in m) {
         rmSync(m.remove, { recursive: true, force: true, maxRetries: 3 });
         answer = { id: m.id };
-      }
-      else {
+      } else {
         const { from, staging, shownDir, files, stop } = m.carry;
         const flag = new Int32Array(stop);
         const copied: string[] = [];

@@ -639,6 +639,7 @@ const HYPHENATED_ELEMENTS = new Set(['annotation-xml', 'color-profile', 'font-fa
 /** What `attributes` did not write: the children, the inner HTML and the keys it was told to take. */
 const found: { children: unknown; inner: unknown; taken: Props } = { children: null, inner: null, taken: {} };
 
+const NOTHING_TAKEN: Props = Object.freeze({});
 const SELECT_KEYS: readonly string[] = ['value', 'defaultValue'];
 const OPTION_KEYS: readonly string[] = ['selected'];
 const TEXTAREA_KEYS: readonly string[] = ['value', 'defaultValue'];
@@ -656,7 +657,7 @@ function attributes(props: Props, take?: readonly string[], emptyHref = false): 
   let s = '';
   let children: unknown = null;
   let inner: unknown = null;
-  const taken: Props = take ? {} : found.taken;
+  const taken: Props = take ? {} : NOTHING_TAKEN;
   for (const key in props) {
     if (!hasOwn.call(props, key)) continue;
     const v = props[key];
