@@ -96,11 +96,6 @@ export class IoThread {
     const a = await this.ask({ remove: dir });
     if (a.failed) throw new Error(a.failed.message);
   }
-
-  async terminate(): Promise<void> {
-    this.worker.removeAllListeners();
-    await this.worker.terminate();
-  }
 }
 
 /** Inside the thread: answer each request in turn. */
