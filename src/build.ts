@@ -9,9 +9,10 @@ import path from 'node:path';
 import type { BuildConfig } from './config.ts';
 import { BuildError, Diagnostics, type Diagnostic } from './diagnostics.ts';
 import { isPostFile, loadSite, postCache, siteReport } from './content/load.ts';
-import { ContentChanged, isUnread } from './content/post-body.ts';
+import { bodyDigest, ContentChanged, isUnread } from './content/post-body.ts';
+import { KeptMarkdown } from './content/markdown-cache.ts';
 import { checkContent } from './content/checks.ts';
-import type { ImageRef, PostImage, Site, SiteModel } from './content/model.ts';
+import type { ImageRef, Post, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
 import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
 import { ENCLOSING_LINK, NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
@@ -125,6 +126,7 @@ export async function build(config: BuildConfig, writer: Writer = new DiskWriter
     throw err;
   } finally {
     await Promise.all([state.pool?.terminate(), state.helper?.terminate(), state.writeThread?.terminate()]);
+    state.markdown?.close();
   }
 }
 
@@ -135,6 +137,12 @@ interface BuildState {
   diags: Diagnostics;
   pool?: PagePool;
   helper?: MarkdownHelper;
+  /** Posts' HTML kept between one-shot builds, where this build renders many posts (content/markdown-cache.ts). */
+  markdown?: KeptMarkdown;
+  /** Its file, for a build on disk (opened when the build turns out to render many posts). */
+  markdownFile?: string;
+  /** Posts whose HTML page workers took from it. */
+  keptByWorkers?: number;
   /** Writes the pages this thread renders, when it renders many (output/write-thread.ts). */
   writeThread?: WriteThread;
   /** Output files of the pages rendered that read the list of posts. */
@@ -169,7 +177,12 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
       return same;
     }
   }
-  if (record) lap('key');
+  if (record) {
+    state.markdownFile = KeptMarkdown.fileOf(config.cacheDir, config.contentDir, record.stamps.generator);
+    // (A helper started: every post is rendered. Its bodies kept as HTML are neither read nor sent to it.)
+    if (state.helper) state.markdown = KeptMarkdown.open(state.markdownFile);
+    lap('key');
+  }
 
   const fail = async (stage: string): Promise<never> => {
     await writer.abort();
@@ -199,6 +212,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // Large one-shot builds render on every core: workers start now and join the rendering when
   // loaded (this thread does not wait for them).
+  keepMarkdownFor(plan?.selected ?? routes.routes, state);
   if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, plan?.selected ?? routes.routes, state, config, writer);
 
   const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);
@@ -231,12 +245,14 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   if (writer instanceof IncrementalWriter) await writeHostFolder(config.outDir, host.beside);
   else if (writer instanceof MemoryWriter) for (const f of host.beside) writer.beside.set(f.file, f.content);
   lap('swap');
-  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0, ...(state.writeThread && { writtenOnThread: state.writeThread.written }) };
+  const stats: BuildStats = { pages, files: writer.files, bytes: writer.bytes, ms: performance.now() - state.started, scriptGzipBytes: bundled.jsBytes, stages: state.stages, images: images.stats, languages: site.languages, carried: 0, host: hostName, threads: 1 + (state.pool?.size ?? 0), markdownHelped: state.helper?.taken ?? 0, markdownKept: (state.markdown?.hits ?? 0) + (state.keptByWorkers ?? 0), ...(state.writeThread && { writtenOnThread: state.writeThread.written }) };
   if (plan?.rendered !== undefined) stats.incremental = { rendered: plan.rendered, reused: (writer as DiskWriter).carried, spliced: plan.spliced?.size ?? 0, pieces: splicedPieces(plan), why: plan.why };
   // The record and caches: awaited here, or (the resident process) once the summary is out.
   const finish = async (): Promise<string | undefined> => {
     let unrecorded: string | undefined;
     if (record && plan && writer instanceof DiskWriter) unrecorded = await recordBuild(config, record, plan, writer, stats, diags, posts, site.today, await compiling.extras, requiredPackages(config, record.stamps, Date.now() - (performance.now() - state.started)));
+    // Posts' HTML this build made, kept for the next (after the record: a build that renders every post is already done).
+    state.markdown?.save(new Set(site.posts.map(bodyDigest)));
     if (writer instanceof DiskWriter) await writer.settled();
     return unrecorded;
   };
@@ -575,9 +591,10 @@ function writeCompiled(file: string, code: CompiledCode): void {
  * build that kept it is not read (content/post-body.ts).
  */
 async function loadStage(config: BuildConfig, model: SiteModel, cache: BuildCache | undefined, state: BuildState, posts?: ParseCache, stamps?: InputStamps): Promise<Site | undefined> {
-  const helper = state.helper;
+  const { helper, markdown } = state;
   if (cache) cache.model = model;
-  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, ids: posts && stamps?.ids, onPost: helper && ((p) => helper.add(p.file, p.body)), listings: stamps?.listings, unchanged: cache?.unchanged, onRoutable: routeReferences(state.diags) }, state.diags);
+  const toHelper = helper && ((p: Post) => (markdown?.has(bodyDigest(p)) ? undefined : helper.add(p.file, p.body)));
+  const site = await loadSite({ contentDir: config.contentDir, model, baseUrl: config.baseUrl, drafts: config.drafts, today: config.today, cache: cache?.parsed, posts, stamps: posts && stamps?.content, ids: posts && stamps?.ids, onPost: toHelper, listings: stamps?.listings, unchanged: cache?.unchanged, onRoutable: routeReferences(state.diags) }, state.diags);
   helper?.flush();
   return site;
 }
@@ -675,9 +692,18 @@ async function startRenderThreads(workerEntry: URL, selected: readonly Route[], 
     state.helper = undefined;
   }
   if (state.pool) return;
-  if (!state.helper) state.helper = MarkdownHelper.forPosts(workerEntry, selected.flatMap((r) => (r.kind === 'post' && r.post ? [r.post] : [])));
+  const posts = postsOf(selected);
+  const markdown = state.markdown;
+  if (!state.helper) state.helper = MarkdownHelper.forPosts(workerEntry, markdown ? posts.filter((p) => !markdown.has(bodyDigest(p))) : posts);
   // (Called again when an incremental build renders everything after all: one thread a build.)
   writer.writeOn((state.writeThread ??= WriteThread.start(workerEntry, config.outDir, writer.staging, selected.length, state.helper?.thread)));
+}
+
+const postsOf = (routes: readonly Route[]): Post[] => routes.flatMap((r) => (r.kind === 'post' && r.post ? [r.post] : []));
+
+/** Open the posts' kept HTML when a build on disk renders many posts (a few: markdown costs less than reading the file). */
+function keepMarkdownFor(selected: readonly Route[], state: BuildState): void {
+  if (state.markdownFile && !state.markdown && MarkdownHelper.many(postsOf(selected).length)) state.markdown = KeptMarkdown.open(state.markdownFile);
 }
 
 /** Stage "templates+assets": compiled templates and client script, images (a cold cache shows progress), every route's template checked. */
@@ -787,14 +813,15 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
   const only = r.renamed ? undefined : opts.plan?.(site, routes, r.model);
   const selected = r.plan?.selected ?? (only ? routes.routes.filter(only) : routes.routes);
   // An incremental build that renders everything after all (its assets changed) is a large build again.
+  if (r.plan && !r.plan.selected) keepMarkdownFor(selected, state);
   if (r.plan && !r.plan.selected && !state.pool && !state.helper && opts.workerEntry && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, selected, state, config, writer);
   const { pool } = state;
   const counter = routeCounter();
   const tally = createTally();
   const tallies = [tally];
-  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, config, counter, r.plan?.selected);
+  if (pool && writer instanceof DiskWriter) pool.send(site, routes, assets, r.images.table(), templates, writer, { ...config, markdown: state.markdown?.file }, counter, r.plan?.selected);
   const pageProgress = startProgress('pages', selected.length, { quiet: config.quiet || Boolean(opts.cache) });
-  const env = renderEnv(site, routes, assets, templates, tally, { helper: state.helper, contentDir: config.contentDir });
+  const env = renderEnv(site, routes, assets, templates, tally, { helper: state.helper, contentDir: config.contentDir, kept: state.markdown });
   await renderClaimed(selected, counter, env, writer, tally, opts.onRoute, (claimed) => pageProgress.update(Math.min(claimed, selected.length)));
   if (writer instanceof DiskWriter) await writer.pagesWritten();
   if (pool && writer instanceof DiskWriter) {
@@ -806,6 +833,7 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
     if (done) {
       writer.adopt(done.files, done.bytes);
       tallies.push(...done.tallies);
+      state.keptByWorkers = done.markdownKept;
     }
   }
   // Pages whose only change is a piece they show: the new piece spliced in (render/splice.ts).

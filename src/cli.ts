@@ -129,7 +129,8 @@ export function formatSummary(result: BuildResult, outDir: string, print: PrintO
   else if (stats.host) lines.push(`  host: ${stats.host}`);
   lines.push(`  stages: ${Object.entries(stats.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(' · ')}`);
   if (!stats.carried) {
-    const helped = `${stats.markdownHelped ? `; markdown of ${stats.markdownHelped} posts on a helper thread` : ''}${stats.writtenOnThread ? `; ${stats.writtenOnThread} pages written on a second thread` : ''}`;
+    const posts = (n: number) => `${n} post${n === 1 ? '' : 's'}`;
+    const helped = `${stats.markdownKept ? `; markdown of ${posts(stats.markdownKept)} kept from earlier builds` : ''}${stats.markdownHelped ? `; markdown of ${posts(stats.markdownHelped)} on a helper thread` : ''}${stats.writtenOnThread ? `; ${stats.writtenOnThread} pages written on a second thread` : ''}`;
     lines.push(`  rendered on ${stats.threads === 1 ? '1 thread' : `${stats.threads} threads (this one and ${stats.threads - 1} page worker${stats.threads > 2 ? 's' : ''})`}${helped}`);
   }
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');

@@ -30,6 +30,8 @@ export interface BuildStats {
   host?: HostName;
   /** Posts whose markdown the helper thread rendered (builds on one render thread with many posts). */
   markdownHelped: number;
+  /** Posts whose HTML came from the kept markdown of earlier builds (content/markdown-cache.ts). */
+  markdownKept?: number;
   /** Pages a write thread wrote (builds on one render thread with many pages: output/write-thread.ts). */
   writtenOnThread?: number;
 }

@@ -85,6 +85,8 @@ export interface InputStamps {
   compiled: string;
   /** `compiled` and the options: the key of what loading keeps (the posts' cache, made with the schemas). */
   kept: string;
+  /** The generator's code alone (src/, its entry, the lock file): the key of the posts' kept HTML (content/markdown-cache.ts). */
+  generator: string;
   /**
    * The content folders' entries as the stamps listed them, by path: loading takes the post
    * folders' from here instead of listing 4,000 of them again (~20-40 ms). Not recorded.
@@ -103,7 +105,7 @@ export interface InputStamps {
 }
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
-  const { code: codeKey, codeBase, outside, kept, codeStamps, compiled } = await codeInputs(config, before);
+  const { code: codeKey, codeBase, outside, kept, generator, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
   const ids: Record<string, string> = {};
   const key = createHash('sha256').update(codeKey).update(config.today);
@@ -116,7 +118,7 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
     idsKey.update(`${f}\0${ids[f]}\n`);
   }
   const idsDigest = idsKey.digest('hex');
-  return { key: key.update(idsDigest).digest('hex'), code: codeKey, codeBase, ...(outside && { outside }), kept, codeStamps, compiled, content, dirs, listings, ids, idsKey: idsDigest };
+  return { key: key.update(idsDigest).digest('hex'), code: codeKey, codeBase, ...(outside && { outside }), kept, generator, codeStamps, compiled, content, dirs, listings, ids, idsKey: idsDigest };
 }
 
 /**
@@ -124,7 +126,7 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
  * generator, lock file and options. Builds without a record (in memory) use it too, to take their
  * compiled templates, model and client script from the last build of the same code.
  */
-export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'codeBase' | 'outside' | 'kept' | 'codeStamps' | 'compiled'>> {
+export async function codeInputs(config: BuildConfig, before?: BuildRecord): Promise<Pick<InputStamps, 'code' | 'codeBase' | 'outside' | 'kept' | 'generator' | 'codeStamps' | 'compiled'>> {
   // What compiles (templates, client, generator): the compiled code's key; then the options and the content folder.
   // Two keys. `compiled` names the kept compiled code and code caches by every stamp as it is (with
   // its hash while recent), so a key never stands for two contents. `plan` says whether the code
@@ -134,6 +136,8 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
   // next build rendered every page again (after a checkout or a copy of the templates).
   const code = createHash('sha256');
   const plan = createHash('sha256');
+  // The generator's own code (its sources, entry and locked dependencies): what posts' markdown is rendered by.
+  const generator = createHash('sha256');
   const codeStamps: Record<string, string> = {};
   code.update(JSON.stringify([config.templatesDir, config.clientDir]));
   plan.update(JSON.stringify([config.templatesDir, config.clientDir]));
@@ -143,6 +147,7 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
     const s = stamp(file, prior);
     if (s.split(':').length > 2) codeStamps[name] = s;
     code.update(`${name}\0${s}\n`);
+    if (!name.startsWith('templates/') && !name.startsWith('client/') && !name.startsWith('config:')) generator.update(`${name}\0${s}\n`);
     const racy = prior !== undefined && plain(prior) === plain(s) && !sameStamp(prior, s);
     plan.update(`${name}\0${racy ? s : plain(s)}\n`);
   };
@@ -171,6 +176,7 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
     codeBase,
     ...(outside && { outside }),
     kept: createHash('sha256').update(compiled).update(options).digest('hex'),
+    generator: generator.digest('hex'),
     codeStamps,
     compiled,
   };

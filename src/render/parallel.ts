@@ -8,7 +8,7 @@
  *   included, claims chunks of routes from one shared counter: whoever is free takes the next
  *   chunk, so uneven pages balance themselves. Each thread renders and writes its pages straight
  *   into the staging folder: no page crosses a thread, and memory does not grow with the pages.
- * - The markdown helper, at the start of a build with at least MIN_HELPER_POSTS posts: it turns
+ * - The markdown helper, at the start of a build with at least minHelperPosts() posts: it turns
  *   post bodies into HTML while the main thread loads, checks and routes, and is stopped when the
  *   page pool starts (the workers then render markdown with their own pages).
  * Small sites stay on one thread, where a worker's start-up (about 100 ms of CPU) costs more than it saves.
@@ -19,8 +19,9 @@ import path from 'node:path';
 import { deserialize, serialize, setFlagsFromString } from 'node:v8';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import type { Post, Site } from '../content/model.ts';
-import { bodyDigest, checkedBody, isUnread, splitFrontMatter } from '../content/post-body.ts';
+import { bodyDigest, checkedBody, factsOf, isUnread, splitFrontMatter } from '../content/post-body.ts';
 import { createMarkdown, MarkdownLimitError } from '../content/markdown.ts';
+import { KeptMarkdown } from '../content/markdown-cache.ts';
 import { finishPostHtml, lineInFile } from './post-refs.ts';
 import { BuildError, Diagnostics, type Diagnostic } from '../diagnostics.ts';
 import { DiskWriter, OutputWriteError, type Writer } from '../output/writer.ts';
@@ -84,7 +85,7 @@ export function postFolders(contentDir: string): number {
  * every page shows renders every page): at 4,704 routes, page workers measured 2.9-3.6 s against
  * 2.4-2.5 s on one thread (2026-11-26, 4,000 posts, a busy 2-core machine).
  */
-const MIN_HELPER_POSTS = Number(process.env.SITE_MIN_MARKDOWN_HELPER_POSTS) || 300;
+const minHelperPosts = (): number => Number(process.env.SITE_MIN_MARKDOWN_HELPER_POSTS) || 300;
 
 /** What one thread rendered: pages by kind and language, text keys missing, render errors. */
 export interface RenderTally {
@@ -132,9 +133,31 @@ export function renderEnv(
   assets: Assets,
   templates: TemplateModule,
   tally: RenderTally,
-  { body = (post: Post) => post.body, helper, contentDir }: { body?: (post: Post) => string; helper?: MarkdownHelper; contentDir?: string } = {},
+  {
+    body = (post: Post) => post.body,
+    helper,
+    contentDir,
+    kept,
+    digest = bodyDigest,
+  }: {
+    body?: (post: Post) => string;
+    helper?: MarkdownHelper;
+    contentDir?: string;
+    /** Posts' HTML kept from earlier builds (content/markdown-cache.ts), by `digest` of their bodies; what is rendered here goes in. */
+    kept?: KeptMarkdown;
+    digest?: (post: Post) => string;
+  } = {},
 ): RenderEnv {
   const markdown = createMarkdown();
+  const made = (post: Post) => helper?.take(post.file) ?? recentMarkdown(body(post), markdown);
+  const html = kept
+    ? (post: Post) => {
+        const d = digest(post);
+        let out = kept.get(d);
+        if (out === undefined) kept.add(d, (out = made(post)));
+        return out;
+      }
+    : made;
   return {
     ...(contentDir !== undefined && { lineOf: (file: string, text: string) => lineInFile(contentDir, file, text) }),
     site,
@@ -144,7 +167,7 @@ export function renderEnv(
     onMissingText: (lang, key) => (tally.missing.get(lang) ?? tally.missing.set(lang, new Set()).get(lang)!).add(key),
     reads: new PageReads(),
     // Links and images are resolved here, not in the markdown helper: they need the routes and images.
-    postHtml: (post) => finishPostHtml(helper?.take(post.file) ?? recentMarkdown(body(post), markdown), post, site, routes, assets.image),
+    postHtml: (post) => finishPostHtml(html(post), post, site, routes, assets.image),
   };
 }
 
@@ -243,10 +266,12 @@ interface StartMessage {
   only?: number[];
   /** The body digest of each post not read on the main thread, by file: a body a worker reads must be the one the build planned with. */
   digests: Record<string, string>;
+  /** The file of the posts' kept HTML (content/markdown-cache.ts), when the build keeps it: each worker reads and adds to it. */
+  markdown?: string;
 }
 
 type Reply =
-  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[]; read: RenderTally['read']; textSets: string[][]; pieces: [string, MadePiece][] }
+  | { ok: true; files: string[]; bytes: number; pages: RenderTally['pages']; missing: [string, string[]][]; errors: Diagnostic[]; readsPosts: string[]; read: RenderTally['read']; textSets: string[][]; pieces: [string, MadePiece][]; markdownKept: number }
   | { ok: false; message: string; write?: { file: string; code: string | undefined; why: string } };
 
 /** What the workers rendered, merged. */
@@ -254,6 +279,8 @@ export interface PoolResult {
   files: string[];
   bytes: number;
   tallies: RenderTally[];
+  /** Posts whose HTML the workers took from the kept markdown. */
+  markdownKept: number;
 }
 
 /** The main thread's handle on the page workers of one build. */
@@ -294,8 +321,8 @@ export class PagePool {
    * Hand every worker the build (serialised once) and its share of the routes via `counter`:
    * claims index `selected` (every route when absent), which must be the list this thread renders.
    */
-  send(site: Site, routes: RouteTable, assets: Assets, images: Record<string, ImageAsset>, templates: TemplateModule, writer: DiskWriter, dirs: { outDir: string; contentDir: string }, counter: Int32Array, selected?: readonly Route[]): void {
-    const { outDir, contentDir } = dirs;
+  send(site: Site, routes: RouteTable, assets: Assets, images: Record<string, ImageAsset>, templates: TemplateModule, writer: DiskWriter, dirs: { outDir: string; contentDir: string; markdown?: string }, counter: Int32Array, selected?: readonly Route[]): void {
+    const { outDir, contentDir, markdown } = dirs;
     const { image: _image, ...plainAssets } = assets;
     // Post bodies stay behind (workers read the posts they render): the model sent is metadata.
     const { locate: _locate, ...plainSite } = site;
@@ -311,6 +338,7 @@ export class PagePool {
       staging: writer.staging,
       counter: counter.buffer as SharedArrayBuffer,
       ...(selected && { only: indexesOf(routes.routes, selected) }),
+      ...(markdown && { markdown }),
     };
     // Serialised once into shared memory: every worker reads the same bytes, none is copied per worker.
     const { counter: shared, ...rest } = message;
@@ -324,12 +352,13 @@ export class PagePool {
   async finish(): Promise<PoolResult> {
     const replies = await Promise.all(this.replies);
     await this.terminate();
-    const result: PoolResult = { files: [], bytes: 0, tallies: [] };
+    const result: PoolResult = { files: [], bytes: 0, tallies: [], markdownKept: 0 };
     for (const r of replies) {
       // A page the disk refused is named as on this thread; anything else is a defect of the worker.
       if (!r.ok) throw r.write ? new OutputWriteError(r.write.file, r.write.code, r.write.why) : new Error(`a page worker failed: ${r.message}`);
       result.files.push(...r.files);
       result.bytes += r.bytes;
+      result.markdownKept += r.markdownKept;
       const textSets = new TextSets();
       for (const list of r.textSets) textSets.add(list);
       result.tallies.push({ pages: r.pages, missing: new Map(r.missing.map(([lang, keys]) => [lang, new Set(keys)])), errors: r.errors, readsPosts: r.readsPosts, read: r.read, textSets, pieces: r.pieces });
@@ -376,10 +405,22 @@ export function runPageWorker(): void {
       };
       const tally = createTally();
       const writer = new DiskWriter(start.outDir, { staging: start.staging });
-      const body = (post: Post) => checkedBody(post.file, splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body, start.digests[post.file]);
-      const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body, contentDir: start.contentDir });
+      // The last body read: a post whose HTML is not kept is read for its digest, then for its markdown.
+      let last: { post: Post; body: string } | undefined;
+      const body = (post: Post) => {
+        if (last?.post !== post) last = { post, body: checkedBody(post.file, splitFrontMatter(readFileSync(path.join(start.contentDir, post.file), 'utf8'))?.body, start.digests[post.file]) };
+        return last.body;
+      };
+      const kept = start.markdown === undefined ? undefined : KeptMarkdown.open(start.markdown);
+      const digest = (post: Post) => start.digests[post.file] ?? factsOf(body(post)).digest;
+      const env = renderEnv(site, routes, assets, evaluateTemplates(start.templates), tally, { body, contentDir: start.contentDir, kept, digest });
       const list = start.only ? start.only.map((i) => routes.routes[i]!) : routes.routes;
-      await renderClaimed(list, new Int32Array(counter), env, writer, tally);
+      try {
+        await renderClaimed(list, new Int32Array(counter), env, writer, tally);
+      } finally {
+        kept?.flush();
+        kept?.close();
+      }
       reply = {
         ok: true,
         files: writer.paths(),
@@ -391,6 +432,7 @@ export function runPageWorker(): void {
         read: tally.read,
         textSets: tally.textSets.lists as string[][],
         pieces: piecesMade(env),
+        markdownKept: kept?.hits ?? 0,
       };
     } catch (err) {
       reply = { ok: false, message: (err as Error).stack ?? String(err), ...(err instanceof OutputWriteError && { write: { file: err.file, code: err.code, why: err.message } }) };
@@ -444,9 +486,14 @@ export class MarkdownHelper {
     return helper;
   }
 
+  /** Whether `posts` posts to render are enough for a helper (and for reading the posts' kept HTML). */
+  static many(posts: number): boolean {
+    return posts >= minHelperPosts();
+  }
+
   private static worthIt(posts: number): boolean {
     const threads = Number(process.env.SITE_RENDER_THREADS) || os.availableParallelism();
-    return threads >= 2 && posts >= MIN_HELPER_POSTS;
+    return threads >= 2 && posts >= minHelperPosts();
   }
 
   private constructor(entry: URL) {

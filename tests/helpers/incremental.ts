@@ -91,6 +91,12 @@ export function writePostsEntries(file: string, entries: unknown[]): void {
   writeFileSync(file, serialize({ extras, entries }));
 }
 
+/** The posts' kept HTML of `content` (content/markdown-cache.ts), removed: the next build renders every post's markdown. */
+export function forgetMarkdown(content: string): void {
+  const prefix = `markdown-${createHash('sha256').update(path.resolve(content)).digest('hex').slice(0, 12)}-`;
+  for (const name of readdirSync(CACHE)) if (name.startsWith(prefix)) rmSync(path.join(CACHE, name), { force: true });
+}
+
 export function postsFile(content: string): string {
   // One per content folder: a write removes the folder's caches made by other code.
   const prefix = `posts-${createHash('sha256').update(path.resolve(content)).digest('hex').slice(0, 12)}-`;
@@ -114,7 +120,8 @@ export function snapshot(out: string): Map<string, Buffer> {
  */
 export async function differencesFromCold(content: string, out: string, extra: string[] = []): Promise<string[]> {
   const incremental = snapshot(out);
-  const opts = { host: extra.includes('--host') ? extra[extra.indexOf('--host') + 1] : undefined, drafts: extra.includes('--drafts') };
+  const value = (flag: string) => (extra.includes(flag) ? extra[extra.indexOf(flag) + 1] : undefined);
+  const opts = { host: value('--host'), templates: value('--templates'), drafts: extra.includes('--drafts') };
   const config = { ...resolveConfig({ content, out, quiet: true, ...opts }), today: buildDate({ SOURCE_DATE_EPOCH: EPOCH }) };
   const writer = new MemoryWriter();
   await coldBuild(config, writer);
