@@ -5,26 +5,35 @@
  *
  * One file per content folder and generator (the markdown renderer is the generator's code): a
  * header, then frames appended as builds make new entries. A frame is two lengths (u32 LE), an
- * index (`digest length` lines, UTF-8) and the HTML of its entries one after the other. Opening
+ * index (`digest length crc32` lines) and the HTML of its entries one after the other. Opening
  * reads only the frames' heads and indexes; an entry is read from the file when asked for, so a
  * cache of 64,000 posts costs its index in memory, not its 200 MB, and every thread may open it.
- * A frame cut short (a build killed while appending) ends the file's readable part; the next
- * good build writes the file anew with the live entries only, as it does once dead entries (posts
- * edited or deleted) outweigh the live ones.
+ * An entry whose bytes do not have its CRC-32 is not taken (a frame cut short by a killed build,
+ * then another build's frame after it: its entries point into the other's bytes). A frame that
+ * does not add up ends the file's readable part. Either way the next good build writes the file
+ * anew with the live entries only, as it does once dead entries (posts edited or deleted)
+ * outweigh the live ones. Only the main thread writes it anew; page workers only append.
+ * (A kept body is not rendered again, so markdown's time limit, MARKDOWN_LIMIT_MS, is not applied
+ * to it again: it rendered within the limit of the build that kept it.)
  */
-import { closeSync, openSync, readSync, writeSync, fstatSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { dropStale, writeFileAtomic } from '../files.ts';
+import { threadId } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
+import { dropStale } from '../files.ts';
 
-const HEADER = Buffer.from('site markdown 1\n');
+/** A temporary name beside `file` of this thread's own (threads share the process id). */
+const tmpName = (file: string) => `${file}.${process.pid}-${threadId}.tmp`;
+
+const HEADER = Buffer.from('site markdown 2\n');
 const HEAD_BYTES = 8;
 /** New entries are appended in frames of about this many bytes (a page worker's memory stays flat). */
 const FRAME_BYTES = 4 << 20;
 
 /** One frame: its two lengths, its index and its entries' HTML. */
 function frame(entries: readonly { digest: string; html: Buffer }[]): Buffer {
-  const index = Buffer.from(entries.map((e) => `${e.digest} ${e.html.length}\n`).join(''), 'latin1');
+  const index = Buffer.from(entries.map((e) => `${e.digest} ${e.html.length} ${crc32(e.html)}\n`).join(''), 'latin1');
   const head = Buffer.alloc(HEAD_BYTES);
   head.writeUInt32LE(index.length, 0);
   head.writeUInt32LE(entries.reduce((n, e) => n + e.html.length, 0), 4);
@@ -36,7 +45,7 @@ export class KeptMarkdown {
   static wholeBytes = 64 << 20;
 
   /** Where each entry's HTML is in the file: byte offset and length. */
-  private readonly index = new Map<string, { at: number; bytes: number }>();
+  private readonly index = new Map<string, { at: number; bytes: number; crc: number }>();
   private fd: number | undefined;
   /** The file's bytes, when read whole. */
   private bytes: Buffer | undefined;
@@ -90,21 +99,22 @@ export class KeptMarkdown {
       if (end > size) break;
       const index = Buffer.alloc(indexBytes);
       if (readSync(fd, index, 0, indexBytes, at + HEAD_BYTES) !== indexBytes) break;
-      const entries: [string, number][] = [];
+      const entries: { digest: string; bytes: number; crc: number }[] = [];
       let total = 0;
       for (const line of index.toString('latin1').split('\n')) {
         if (!line) continue;
-        const space = line.indexOf(' ');
-        const bytes = Number(line.slice(space + 1));
-        if (space < 1 || !Number.isSafeInteger(bytes) || bytes < 0) break;
-        entries.push([line.slice(0, space), bytes]);
+        const [digest, length, sum] = line.split(' ');
+        const bytes = Number(length);
+        const crc = Number(sum);
+        if (!digest || !Number.isSafeInteger(bytes) || bytes < 0 || !Number.isSafeInteger(crc)) break;
+        entries.push({ digest, bytes, crc });
         total += bytes;
       }
       // An index that does not add up to its frame: the rest of the file is not trusted.
       if (total !== blobBytes) break;
       let blob = at + HEAD_BYTES + indexBytes;
-      for (const [digest, bytes] of entries) {
-        this.index.set(digest, { at: blob, bytes });
+      for (const { digest, bytes, crc } of entries) {
+        this.index.set(digest, { at: blob, bytes, crc });
         blob += bytes;
       }
       this.frames++;
@@ -117,22 +127,32 @@ export class KeptMarkdown {
     return this.index.has(digest) || this.pendingDigests.has(digest);
   }
 
-  /** The HTML kept for a body of digest `digest`, or undefined (also when the file cannot be read). */
+  /** The HTML kept for a body of digest `digest`, or undefined (also when the file cannot be read, or the bytes are not the ones kept). */
   get(digest: string): string | undefined {
+    const bytes = this.read(digest);
+    if (!bytes) return undefined;
+    this.hits++;
+    return bytes.toString('utf8');
+  }
+
+  /** An entry's bytes, when they have its CRC-32 (else it is forgotten, and the file written anew by the next save). */
+  private read(digest: string): Buffer | undefined {
     const where = this.index.get(digest);
     if (!where || this.fd === undefined) return undefined;
-    if (this.bytes) {
-      this.hits++;
-      return this.bytes.toString('utf8', where.at, where.at + where.bytes);
+    let buf: Buffer;
+    if (this.bytes) buf = this.bytes.subarray(where.at, where.at + where.bytes);
+    else {
+      buf = Buffer.allocUnsafe(where.bytes);
+      try {
+        if (readSync(this.fd, buf, 0, where.bytes, where.at) !== where.bytes) return undefined;
+      } catch {
+        return undefined;
+      }
     }
-    const buf = Buffer.allocUnsafe(where.bytes);
-    try {
-      if (readSync(this.fd, buf, 0, where.bytes, where.at) !== where.bytes) return undefined;
-    } catch {
-      return undefined;
-    }
-    this.hits++;
-    return buf.toString('utf8');
+    if (buf.length === where.bytes && crc32(buf) === where.crc) return buf;
+    this.index.delete(digest);
+    this.damaged = true;
+    return undefined;
   }
 
   /** Keep `html`, made now from a body of digest `digest` (appended by `flush`). */
@@ -145,20 +165,33 @@ export class KeptMarkdown {
     if (this.pendingBytes >= FRAME_BYTES) this.flush();
   }
 
-  /** Append the entries made since the last flush as one frame (a cache that cannot be written costs the next build markdown). */
+  /**
+   * Append the entries made since the last flush as one frame (a cache that cannot be written
+   * costs the next build markdown). Not to a damaged file: the main thread's `save` writes it anew.
+   */
   flush(): void {
-    if (!this.pending.length) return;
-    // A damaged file is written anew, with what it still holds.
-    if (this.damaged) return this.rewrite(() => true);
-    const entries = this.takePending();
+    if (!this.pending.length || this.damaged) return;
+    const entries = frame(this.takePending());
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
+      // A new file is made whole, with its header, by a hard link (which fails if another build
+      // made it meanwhile): two builds checking for an empty file would both write a header.
+      if (!existsSync(this.file)) {
+        const tmp = tmpName(this.file);
+        writeFileSync(tmp, Buffer.concat([HEADER, entries]));
+        try {
+          linkSync(tmp, this.file);
+          return;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        } finally {
+          rmSync(tmp, { force: true });
+        }
+      }
       const fd = openSync(this.file, 'a');
       try {
-        // A new file starts with its header (another build may have made it meanwhile: appending is safe, a second header is not).
-        if (fstatSync(fd).size === 0) writeSync(fd, HEADER);
         // One write: builds appending at once each add whole frames.
-        writeSync(fd, frame(entries));
+        writeSync(fd, entries);
       } finally {
         closeSync(fd);
       }
@@ -175,7 +208,17 @@ export class KeptMarkdown {
     let dead = 0;
     for (const digest of this.index.keys()) if (!live.has(digest)) dead++;
     if (!this.damaged && dead <= Math.max(256, this.index.size / 2) && this.frames < 1024) this.flush();
-    else this.rewrite((digest) => live.has(digest));
+    else {
+      // Read again first: page workers may have appended frames since this thread opened it.
+      const now = KeptMarkdown.open(this.file);
+      // (What this thread made now wins over the file's entry of the same digest, which may be a damaged one: rewrite skips those.)
+      for (const p of this.takePending()) {
+        now.pending.push(p);
+        now.pendingDigests.add(p.digest);
+      }
+      now.rewrite((digest) => live.has(digest));
+      now.close();
+    }
     this.tidy();
   }
 
@@ -190,19 +233,17 @@ export class KeptMarkdown {
   /** Write the file anew (whole or not at all) with the entries `keep` keeps, kept and pending. */
   private rewrite(keep: (digest: string) => boolean): void {
     const entries: { digest: string; html: Buffer }[] = [];
-    for (const [digest, where] of this.index) {
-      if (!keep(digest) || this.fd === undefined) continue;
-      const html = Buffer.allocUnsafe(where.bytes);
-      try {
-        if (readSync(this.fd, html, 0, where.bytes, where.at) === where.bytes) entries.push({ digest, html });
-      } catch {
-        // left out
-      }
+    for (const digest of [...this.index.keys()]) {
+      if (!keep(digest) || this.pendingDigests.has(digest)) continue;
+      const html = this.read(digest);
+      if (html) entries.push({ digest, html });
     }
     for (const p of this.takePending()) if (keep(p.digest)) entries.push(p);
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      writeFileAtomic(this.file, Buffer.concat([HEADER, frame(entries)]));
+      const tmp = tmpName(this.file);
+      writeFileSync(tmp, Buffer.concat([HEADER, frame(entries)]));
+      renameSync(tmp, this.file);
       // (Entries are still read from the file as it was opened: the descriptor holds it.)
       this.damaged = false;
     } catch {

@@ -147,7 +147,8 @@ export async function codeInputs(config: BuildConfig, before?: BuildRecord): Pro
     const s = stamp(file, prior);
     if (s.split(':').length > 2) codeStamps[name] = s;
     code.update(`${name}\0${s}\n`);
-    if (!name.startsWith('templates/') && !name.startsWith('client/') && !name.startsWith('config:')) generator.update(`${name}\0${s}\n`);
+    // (By size and time, as bin/site.js names the bundle it runs: a stamp that drops its hash when no longer recent keeps the key.)
+    if (!name.startsWith('templates/') && !name.startsWith('client/') && !name.startsWith('config:')) generator.update(`${name}\0${plain(s)}\n`);
     const racy = prior !== undefined && plain(prior) === plain(s) && !sameStamp(prior, s);
     plan.update(`${name}\0${racy ? s : plain(s)}\n`);
   };

@@ -154,7 +154,8 @@ if (isMainThread) process.on('exit', () => fs.writeFileSync(process.env.HOOK_COU
     writeFileSync(path.join(own, 'blog', slug, 'es.md'), `${readFileSync(path.join(own, 'blog', slug, 'es.md'), 'utf8')}\n\nOtra frase.\n`);
     const out = newOut();
     const edited = await ok(spawnBuild(own, out, [], ENV));
-    expect(edited.stdout).toMatch(/markdown of 1 post on a helper thread/);
+    // (Rendered by the helper, or here if its HTML was not back in time: never more than that one.)
+    expect(Number(/markdown of (\d+) posts? on a helper thread/.exec(edited.stdout)?.[1] ?? 0)).toBeLessThanOrEqual(1);
     expect(keptSays(edited.stdout)).toBe(total - 1);
     expect(await differencesFromCold(own, out)).toEqual([]);
   });

@@ -3,11 +3,13 @@
  * reopen byte for byte, builds append, a file cut short or not of this format costs entries and
  * never yields wrong ones, and dead entries are dropped once they outweigh the live ones.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeptMarkdown } from '../../src/content/markdown-cache.ts';
-import { tmpDir } from '../helpers/site.ts';
+import { ROOT, tmpDir } from '../helpers/site.ts';
 
 const HTML = (i: number) => `<p>Post ${i}: Ωμέγα, Москва, 😀, "quotes" &amp; <a href="/x">link</a></p>\n`.repeat(1 + (i % 3));
 const digest = (i: number) => `digest-${i}`;
@@ -99,6 +101,71 @@ describe("posts' kept markdown", () => {
     const changed = text.slice(0, at) + String(n + 1).padStart(String(n).length, '0') + text.slice(at + String(n).length);
     writeFileSync(file, Buffer.from(changed, 'latin1'));
     expect(contents(file, [0, 1, 2])).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("a frame cut short with another build's frame after it: no entry yields bytes it did not keep", () => {
+    const file = fileIn();
+    saved(file, 0, 6);
+    const first = readFileSync(file);
+    const other = fileIn();
+    saved(other, 100, 104);
+    // Build A's frame cut 30 bytes before its end (killed while appending), then build B's whole frame.
+    const header = first.subarray(0, first.indexOf('\n') + 1);
+    writeFileSync(file, Buffer.concat([first.subarray(0, first.length - 30), readFileSync(other).subarray(header.length)]));
+    const got = contents(file, [...range(0, 6), ...range(100, 104)]);
+    got.forEach((html, i) => expect([undefined, [...range(0, 6), ...range(100, 104)].map(HTML)[i]]).toContain(html));
+    // The entries running into B's bytes are not taken.
+    expect(got[5]).toBeUndefined();
+    // The next good build renders that post again (as a build does on a miss) and saves: written anew, every entry whole.
+    const kept = KeptMarkdown.open(file);
+    expect(kept.get(digest(5))).toBeUndefined();
+    kept.add(digest(5), HTML(5));
+    kept.save(new Set(range(0, 6).map(digest)));
+    kept.close();
+    expect(contents(file, range(0, 6))).toEqual(range(0, 6).map(HTML));
+  });
+
+  it('an entry whose bytes changed on disk is not taken', () => {
+    const file = fileIn();
+    saved(file, 0, 3);
+    const bytes = readFileSync(file);
+    const at = bytes.lastIndexOf('Post 2');
+    bytes.write('Tost', at, 'latin1');
+    writeFileSync(file, bytes);
+    expect(contents(file, [0, 1, 2])).toEqual([HTML(0), HTML(1), undefined]);
+  });
+
+  it('a damaged file is not appended to by a page worker (only the main thread writes it anew)', () => {
+    const file = fileIn();
+    writeFileSync(file, 'not a cache\n');
+    const worker = KeptMarkdown.open(file);
+    worker.add(digest(1), HTML(1));
+    worker.flush();
+    worker.close();
+    expect(readFileSync(file, 'utf8')).toBe('not a cache\n');
+  });
+
+  it('builds creating the file at once write one header: every frame is readable', async () => {
+    // Six processes wait for one moment, then each flushes its own entry into the missing file.
+    const dir = tmpDir();
+    const bundle = path.join(dir, 'kept.cjs');
+    await build({ entryPoints: [path.join(ROOT, 'src/content/markdown-cache.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+    const file = fileIn(dir);
+    const go = path.join(dir, 'go');
+    const script = `const { KeptMarkdown } = require(${JSON.stringify(bundle)}); const fs = require('fs');
+const kept = KeptMarkdown.open(${JSON.stringify(file)}); kept.add('digest-' + process.argv[1], 'html ' + process.argv[1]);
+while (!fs.existsSync(${JSON.stringify(go)})) {}
+kept.flush();`;
+    const runs = range(0, 6).map((i) => new Promise<number | null>((resolve) => spawn(process.execPath, ['-e', script, String(i)], { stdio: 'ignore' }).on('exit', resolve)));
+    await new Promise((r) => setTimeout(r, 300));
+    writeFileSync(go, '');
+    expect(await Promise.all(runs)).toEqual(range(0, 6).map(() => 0));
+    const kept = KeptMarkdown.open(file);
+    try {
+      expect(range(0, 6).map((i) => kept.get(`digest-${i}`))).toEqual(range(0, 6).map((i) => `html ${i}`));
+    } finally {
+      kept.close();
+    }
   });
 
   it('a file of another format (or garbage) is empty, and saving replaces it', () => {
