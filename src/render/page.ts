@@ -178,6 +178,17 @@ function formatFor(site: Site, lang: string, locale: string, t: Translate): Form
   return format;
 }
 
+/** The origin and base path of a base URL, parsed once (two URL parses a page were ~30 ms of 4,800 pages). */
+const bases = new Map<string, { origin: string; base: string }>();
+function baseOf(baseUrl: string): { origin: string; base: string } {
+  let hit = bases.get(baseUrl);
+  if (!hit) {
+    if (bases.size > 16) bases.clear();
+    bases.set(baseUrl, (hit = { origin: new URL(baseUrl).origin, base: basePathOf(baseUrl) }));
+  }
+  return hit;
+}
+
 /** Build the context a template sees for one route. */
 export function createContext(route: Route, env: RenderEnv): PageContext {
   const { site, routes, assets } = env;
@@ -185,9 +196,8 @@ export function createContext(route: Route, env: RenderEnv): PageContext {
   const reads = env.reads;
   const t = createTranslate((key) => env.onMissingText(lang, key), siteMessages(site, lang), reads && ((key) => reads.text(key)));
   // Asset URLs already carry the base path: only the origin goes in front.
-  const origin = new URL(site.config.baseUrl).origin;
+  const { origin, base } = baseOf(site.config.baseUrl);
   const imageUrl = (file: string) => `${origin}${assets.image(file).src}`;
-  const base = basePathOf(site.config.baseUrl);
   const url = (p: string) => withBase(base, p);
   const built = buildHead(site, route, t, routes, imageUrl, (file) => {
     const img = assets.image(file);
