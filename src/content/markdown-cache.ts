@@ -4,8 +4,10 @@
  * every post on every build that renders them all (a new output folder, a template edit).
  *
  * One file per content folder and generator (the markdown renderer is the generator's code): a
- * header, then frames appended as builds make new entries. A frame is two lengths (u32 LE), an
- * index (`digest length crc32` lines) and the HTML of its entries one after the other. Opening
+ * header, then frames appended as builds make new entries. A frame is a line of two lengths, an
+ * index (`digest length crc32` lines) and the HTML of its entries one after the other: all text,
+ * written with one write of one string (no copy of the HTML in memory outside the collector's
+ * heap: the first build of 64,000 posts made ~100 MB of buffers it freed late). Opening
  * reads only the frames' heads and indexes; an entry is read from the file when asked for, so a
  * cache of 64,000 posts costs its index in memory, not its 200 MB, and every thread may open it.
  * An entry whose bytes do not have its CRC-32 is not taken (a frame cut short by a killed build,
@@ -26,18 +28,25 @@ import { dropStale } from '../files.ts';
 /** A temporary name beside `file` of this thread's own (threads share the process id). */
 const tmpName = (file: string) => `${file}.${process.pid}-${threadId}.tmp`;
 
-const HEADER = Buffer.from('site markdown 2\n');
-const HEAD_BYTES = 8;
+const HEADER = 'site markdown 3\n';
+/** A frame's head is a line `<index bytes> <HTML bytes>`, at most this long. */
+const HEAD_MAX = 24;
 /** New entries are appended in frames of about this many bytes (a page worker's memory stays flat). */
 const FRAME_BYTES = 4 << 20;
 
-/** One frame: its two lengths, its index and its entries' HTML. */
-function frame(entries: readonly { digest: string; html: Buffer }[]): Buffer {
-  const index = Buffer.from(entries.map((e) => `${e.digest} ${e.html.length} ${crc32(e.html)}\n`).join(''), 'latin1');
-  const head = Buffer.alloc(HEAD_BYTES);
-  head.writeUInt32LE(index.length, 0);
-  head.writeUInt32LE(entries.reduce((n, e) => n + e.html.length, 0), 4);
-  return Buffer.concat([head, index, ...entries.map((e) => e.html)]);
+/** An entry: made now (text) or read from the file (bytes). */
+type Entry = { digest: string; html: string };
+
+/** One frame, as text: its head line, its index and its entries' HTML. */
+function frame(entries: readonly Entry[]): string {
+  let index = '';
+  let blobBytes = 0;
+  for (const e of entries) {
+    const bytes = Buffer.byteLength(e.html, 'utf8');
+    index += `${e.digest} ${bytes} ${crc32(e.html)}\n`;
+    blobBytes += bytes;
+  }
+  return `${index.length} ${blobBytes}\n${index}${entries.map((e) => e.html).join('')}`;
 }
 
 export class KeptMarkdown {
@@ -50,7 +59,7 @@ export class KeptMarkdown {
   /** The file's bytes, when read whole. */
   private bytes: Buffer | undefined;
   /** Entries this thread made, not yet appended. */
-  private pending: { digest: string; html: Buffer }[] = [];
+  private pending: Entry[] = [];
   private readonly pendingDigests = new Set<string>();
   private pendingBytes = 0;
   /** Whether the file needs writing anew: cut short, or not of this version. */
@@ -85,23 +94,29 @@ export class KeptMarkdown {
       const whole = Buffer.allocUnsafe(size);
       if (readSync(fd, whole, 0, size, 0) === size) this.bytes = whole;
     }
-    const head = Buffer.alloc(Math.max(HEADER.length, HEAD_BYTES));
-    if (readSync(fd, head, 0, HEADER.length, 0) !== HEADER.length || !head.subarray(0, HEADER.length).equals(HEADER)) {
+    /** `length` bytes at `at` (fewer at the end of the file). */
+    const bytesAt = (at: number, length: number): Buffer => {
+      if (this.bytes) return this.bytes.subarray(at, at + length);
+      const buf = Buffer.alloc(Math.max(0, Math.min(length, size - at)));
+      return buf.subarray(0, readSync(fd, buf, 0, buf.length, at));
+    };
+    if (bytesAt(0, HEADER.length).toString('latin1') !== HEADER) {
       this.damaged = true;
       return;
     }
     let at = HEADER.length;
     while (at < size) {
-      if (at + HEAD_BYTES > size || readSync(fd, head, 0, HEAD_BYTES, at) !== HEAD_BYTES) break;
-      const indexBytes = head.readUInt32LE(0);
-      const blobBytes = head.readUInt32LE(4);
-      const end = at + HEAD_BYTES + indexBytes + blobBytes;
+      const head = bytesAt(at, HEAD_MAX).toString('latin1');
+      const m = /^(\d{1,12}) (\d{1,15})\n/.exec(head);
+      if (!m) break;
+      const indexBytes = Number(m[1]);
+      const blobBytes = Number(m[2]);
+      const start = at + m[0].length;
+      const end = start + indexBytes + blobBytes;
       if (end > size) break;
-      const index = Buffer.alloc(indexBytes);
-      if (readSync(fd, index, 0, indexBytes, at + HEAD_BYTES) !== indexBytes) break;
       const entries: { digest: string; bytes: number; crc: number }[] = [];
       let total = 0;
-      for (const line of index.toString('latin1').split('\n')) {
+      for (const line of bytesAt(start, indexBytes).toString('latin1').split('\n')) {
         if (!line) continue;
         const [digest, length, sum] = line.split(' ');
         const bytes = Number(length);
@@ -112,7 +127,7 @@ export class KeptMarkdown {
       }
       // An index that does not add up to its frame: the rest of the file is not trusted.
       if (total !== blobBytes) break;
-      let blob = at + HEAD_BYTES + indexBytes;
+      let blob = start + indexBytes;
       for (const { digest, bytes, crc } of entries) {
         this.index.set(digest, { at: blob, bytes, crc });
         blob += bytes;
@@ -158,10 +173,9 @@ export class KeptMarkdown {
   /** Keep `html`, made now from a body of digest `digest` (appended by `flush`). */
   add(digest: string, html: string): void {
     if (this.has(digest)) return;
-    const bytes = Buffer.from(html);
-    this.pending.push({ digest, html: bytes });
+    this.pending.push({ digest, html });
     this.pendingDigests.add(digest);
-    this.pendingBytes += bytes.length;
+    this.pendingBytes += html.length;
     if (this.pendingBytes >= FRAME_BYTES) this.flush();
   }
 
@@ -178,7 +192,7 @@ export class KeptMarkdown {
       // made it meanwhile): two builds checking for an empty file would both write a header.
       if (!existsSync(this.file)) {
         const tmp = tmpName(this.file);
-        writeFileSync(tmp, Buffer.concat([HEADER, entries]));
+        writeFileSync(tmp, HEADER + entries);
         try {
           linkSync(tmp, this.file);
           return;
@@ -222,7 +236,7 @@ export class KeptMarkdown {
     this.tidy();
   }
 
-  private takePending(): { digest: string; html: Buffer }[] {
+  private takePending(): Entry[] {
     const entries = this.pending;
     this.pending = [];
     this.pendingDigests.clear();
@@ -232,17 +246,17 @@ export class KeptMarkdown {
 
   /** Write the file anew (whole or not at all) with the entries `keep` keeps, kept and pending. */
   private rewrite(keep: (digest: string) => boolean): void {
-    const entries: { digest: string; html: Buffer }[] = [];
+    const entries: Entry[] = [];
     for (const digest of [...this.index.keys()]) {
       if (!keep(digest) || this.pendingDigests.has(digest)) continue;
       const html = this.read(digest);
-      if (html) entries.push({ digest, html });
+      if (html) entries.push({ digest, html: html.toString('utf8') });
     }
     for (const p of this.takePending()) if (keep(p.digest)) entries.push(p);
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
       const tmp = tmpName(this.file);
-      writeFileSync(tmp, Buffer.concat([HEADER, frame(entries)]));
+      writeFileSync(tmp, HEADER + frame(entries));
       renameSync(tmp, this.file);
       // (Entries are still read from the file as it was opened: the descriptor holds it.)
       this.damaged = false;
