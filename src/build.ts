@@ -210,9 +210,10 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
   const plan = record && writer instanceof DiskWriter ? planRoutes(config, record.stamps, record.last, site, routes, model) : undefined;
   lap('check+route');
 
+  // A build that renders many posts takes their kept HTML (content/markdown-cache.ts).
+  keepMarkdownFor(plan?.selected ?? routes.routes, state);
   // Large one-shot builds render on every core: workers start now and join the rendering when
   // loaded (this thread does not wait for them).
-  keepMarkdownFor(plan?.selected ?? routes.routes, state);
   if (opts.workerEntry && !opts.plan && !cache && writer instanceof DiskWriter) await startRenderThreads(opts.workerEntry, plan?.selected ?? routes.routes, state, config, writer);
 
   const { templates, bundled, images, renamed } = await assetsStage(config, cache, site, routes, uses, compiling, writer, diags);

@@ -217,6 +217,8 @@ export class KeptMarkdown {
   /**
    * After a good build whose posts have the digests `live`: append what this thread made, or
    * write the file anew with the live entries only when it is damaged or mostly dead entries.
+   * (It may run after `close`, as a resident process saves once the summary is out: it opens
+   * the file again for what it writes.)
    */
   save(live: ReadonlySet<string>): void {
     let dead = 0;

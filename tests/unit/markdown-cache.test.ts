@@ -65,6 +65,26 @@ describe("posts' kept markdown", () => {
     expect(contents(file, range(0, 20))).toEqual(range(0, 20).map(HTML));
   });
 
+  it('saves after it was closed (a resident process saves once the summary is out), appending or writing anew', () => {
+    const file = fileIn();
+    saved(file, 0, 600);
+    const kept = KeptMarkdown.open(file);
+    expect(kept.get(digest(1))).toBe(HTML(1));
+    kept.add(digest(600), HTML(600));
+    kept.close();
+    kept.save(new Set(range(0, 601).map(digest)));
+    expect(contents(file, [1, 600])).toEqual([HTML(1), HTML(600)]);
+    // Then most entries dead: written anew after close too.
+    const again = KeptMarkdown.open(file);
+    again.add(digest(601), HTML(601));
+    again.close();
+    again.save(new Set([1, 601].map(digest)));
+    const after = KeptMarkdown.open(file);
+    expect(after.size).toBe(2);
+    after.close();
+    expect(contents(file, [1, 601, 2])).toEqual([HTML(1), HTML(601), undefined]);
+  });
+
   it('an entry it holds already is not added again', () => {
     const file = fileIn();
     saved(file, 0, 5);
