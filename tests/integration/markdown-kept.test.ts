@@ -103,7 +103,21 @@ describe("posts' kept markdown", () => {
 
 describe("posts' kept markdown on page workers", () => {
   it('workers take kept posts and add the ones they render: the output is still a cold build', async () => {
-    const threads = { ...ENV, SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1' };
+    // The main thread slowed down (20 ms after each page it writes), so the page worker renders most pages.
+    const hook = path.join(tmpDir('md-kept-slow-'), 'slow-main.cjs');
+    writeFileSync(
+      hook,
+      `const fs = require('fs');
+if (require('worker_threads').isMainThread) {
+  const writevSync = fs.writevSync;
+  fs.writevSync = function (...a) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    return writevSync.apply(this, a);
+  };
+}
+`,
+    );
+    const threads = { ...ENV, SITE_RENDER_THREADS: '2', SITE_MIN_PARALLEL_ROUTES: '1', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${hook}` };
     const out = newOut();
     // (Spawned: page workers run the CLI's bundle.)
     const r = await ok(spawnBuild(content, out, [], threads));
