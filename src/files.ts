@@ -1,6 +1,7 @@
 /** Listing files on disk, shared by the image stage, the build record and watch; writing and tidying the cache. */
 import { readdirSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * Names in the content folder that no build reads and watch does not follow: dotfiles and
@@ -145,9 +146,29 @@ export function dropStale(dir: string, prefix: string, maxAgeMs: number): void {
   }
 }
 
+/** A temporary name beside `file` of this thread's own (a process's threads share its id). */
+export const tempBeside = (file: string): string => `${file}.${process.pid}-${threadId}.tmp`;
+
 /** Write `file` whole or not at all (a temporary name renamed into place): parallel builds share the cache. */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = tempBeside(file);
   writeFileSync(tmp, data);
   renameSync(tmp, file);
+}
+
+/**
+ * A cache file's siblings of the same content folder made by other code (`prefix` and the folder's
+ * 12-character key, then another code key, ending in `ext`): of no more use once `file` is written.
+ * So are the `prefix` files of folders not built for a week (temporary folders, tests).
+ */
+export function dropSiblings(file: string, prefix: string, ext: string): void {
+  const dir = path.dirname(file);
+  const name = path.basename(file);
+  const folder = name.slice(0, prefix.length + 12);
+  try {
+    for (const other of readdirSync(dir)) if (other.startsWith(folder) && other.endsWith(ext) && other !== name) rmSync(path.join(dir, other), { force: true });
+  } catch {
+    // a vanished cache folder
+  }
+  dropStale(dir, prefix, 7 * 86_400_000);
 }

@@ -1,6 +1,6 @@
 /** Stage "load": read every content file, validate it, and assemble the Site model. */
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, rmSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import path from 'node:path';
 import { looseObject, type z } from 'zod';
@@ -14,7 +14,7 @@ import { readContentText, readContentTextSync, type ContentRoot } from './read.t
 import type { Fact } from './facts.ts';
 import { checkMessages } from './message-checks.ts';
 import { takeUntranslated } from './untranslated.ts';
-import { dropStale, ignoredName, writeFileAtomic } from '../files.ts';
+import { dropSiblings, ignoredName, writeFileAtomic } from '../files.ts';
 import { factsOf, noteBody, soundFacts, splitFrontMatter, unreadPost, type BodyFacts } from './post-body.ts';
 
 export interface LoadOptions {
@@ -757,13 +757,7 @@ export const postCache = {
         for (const key of [...cache.keys()]) if (!live(key)) cache.delete(key);
         lastPosts = { file, id: fileId(statSync(file)), cache: cache.reused(), extras };
       }
-      // The same content folder's caches made by other code are of no more use.
-      // So are those of folders not built for a week (temporary folders, tests).
-      const folder = path.basename(file).slice(0, 'posts-'.length + 12);
-      for (const name of readdirSync(path.dirname(file))) {
-        if (name.startsWith(folder) && name.endsWith('.v8') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true });
-      }
-      dropStale(path.dirname(file), 'posts-', 7 * 86_400_000);
+      dropSiblings(file, 'posts-', '.v8');
     } catch {
       // the next build parses again
     }

@@ -18,15 +18,11 @@
  * (A kept body is not rendered again, so markdown's time limit, MARKDOWN_LIMIT_MS, is not applied
  * to it again: it rendered within the limit of the build that kept it.)
  */
-import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { dropStale } from '../files.ts';
-
-/** A temporary name beside `file` of this thread's own (threads share the process id). */
-const tmpName = (file: string) => `${file}.${process.pid}-${threadId}.tmp`;
+import { dropSiblings, tempBeside, writeFileAtomic } from '../files.ts';
 
 const HEADER = 'site markdown 3\n';
 /** A frame's head is a line `<index bytes> <HTML bytes>`, at most this long. */
@@ -34,7 +30,7 @@ const HEAD_MAX = 24;
 /** New entries are appended in frames of about this many bytes (a page worker's memory stays flat). */
 const FRAME_BYTES = 4 << 20;
 
-/** An entry: made now (text) or read from the file (bytes). */
+/** An entry: a post's digest and its HTML. */
 type Entry = { digest: string; html: string };
 
 /** One frame, as text: its head line, its index and its entries' HTML. */
@@ -53,7 +49,7 @@ export class KeptMarkdown {
   /** A file up to this size is read whole when opened (one read instead of one per post: 4,000 reads cost ~50 ms); a larger one entry by entry. */
   static wholeBytes = 64 << 20;
 
-  /** Where each entry's HTML is in the file: byte offset and length. */
+  /** Where each entry's HTML is in the file: byte offset, length and CRC-32. */
   private readonly index = new Map<string, { at: number; bytes: number; crc: number }>();
   private fd: number | undefined;
   /** The file's bytes, when read whole. */
@@ -191,7 +187,7 @@ export class KeptMarkdown {
       // A new file is made whole, with its header, by a hard link (which fails if another build
       // made it meanwhile): two builds checking for an empty file would both write a header.
       if (!existsSync(this.file)) {
-        const tmp = tmpName(this.file);
+        const tmp = tempBeside(this.file);
         writeFileSync(tmp, HEADER + entries);
         try {
           linkSync(tmp, this.file);
@@ -257,9 +253,7 @@ export class KeptMarkdown {
     for (const p of this.takePending()) if (keep(p.digest)) entries.push(p);
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      const tmp = tmpName(this.file);
-      writeFileSync(tmp, HEADER + frame(entries));
-      renameSync(tmp, this.file);
+      writeFileAtomic(this.file, HEADER + frame(entries));
       // (Entries are still read from the file as it was opened: the descriptor holds it.)
       this.damaged = false;
     } catch {
@@ -269,16 +263,7 @@ export class KeptMarkdown {
 
   /** The same content folder's files made by other generators are of no more use, nor those of folders not built for a week. */
   private tidy(): void {
-    const dir = path.dirname(this.file);
-    const folder = path.basename(this.file).slice(0, 'markdown-'.length + 12);
-    try {
-      for (const name of readdirSync(dir)) {
-        if (name.startsWith(folder) && name.endsWith('.bin') && name !== path.basename(this.file)) rmSync(path.join(dir, name), { force: true });
-      }
-    } catch {
-      // a vanished cache folder
-    }
-    dropStale(dir, 'markdown-', 7 * 86_400_000);
+    dropSiblings(this.file, 'markdown-', '.bin');
   }
 
   close(): void {
