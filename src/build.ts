@@ -14,7 +14,7 @@ import { KeptMarkdown } from './content/markdown-cache.ts';
 import { checkContent } from './content/checks.ts';
 import type { ImageRef, Post, PostImage, Site, SiteModel } from './content/model.ts';
 import { buildRoutes, type Route, type RouteTable } from './routes/table.ts';
-import { bundleAssets, bundleServiceWorker, type BundledAssets } from './assets/bundle.ts';
+import { bundleAssets, bundleServiceWorker, type BundledAssets, type OutputFile } from './assets/bundle.ts';
 import { ENCLOSING_LINK, NOT_CONVERTIBLE, processImages, unconvertible, usedKey, type ProcessedImages } from './assets/images.ts';
 import { listFilesWithin, writeFileAtomic } from './files.ts';
 import { OUTSIDE_CONTENT } from './content/read.ts';
@@ -34,7 +34,7 @@ import { WriteThread } from './output/write-thread.ts';
 import { changedFiles, codeInputs, hostStamps, inputStamps, outputStamps, outsideFiles, outsideInputs, outsideInputsHold, readRecord, recordedCodeKey, recordFile, unchangedResult, writeRecord, type BuildRecord, type InputStamps } from './output/carry.ts';
 import { listOf, placedOf, readReads, ReadsWriter, writeReads, type ReadsRecord } from './output/pieces.ts';
 import { assetsKey, InputKeys, readsAfterRender } from './routes/inputs.ts';
-import { robotsTxt, sitemapFiles } from './output/sitemap.ts';
+import { robotsTxt, sitemapInput, sitemapNames, sitemapOf } from './output/sitemap.ts';
 import { hostRules } from './output/hosts/rules.ts';
 import { inlineHashesOf } from './output/hosting.ts';
 import { DEFAULT_HOST, hostFiles } from './output/hosts/index.ts';
@@ -227,7 +227,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
     plan.assets = assetsKey(templates.compiled.code, assets, images.table());
     carryUnchanged(config, writer as DiskWriter, plan, record!.last, routes, state, opts.inputs?.outputs);
   }
-  await Promise.all([...bundled.files, ...derived, ...images.files].map((f) => writer.write(f.file, f.content)));
+  await Promise.all(assetsToWrite(writer, plan, [...bundled.files, ...derived, ...images.files]).map((f) => writer.write(f.file, f.content)));
   const pages = await renderStage(config, opts, writer, { site, routes, assets, templates, images, model, renamed, plan }, state);
   if (diags.hasErrors()) return fail('render');
   lap('render+write');
@@ -235,7 +235,7 @@ async function buildSite(config: BuildConfig, writer: Writer, opts: BuildOptions
 
   // host: the flag, then site.yaml, then the default
   const hostName = config.host ?? site.config.deploy?.host ?? DEFAULT_HOST;
-  const host = await derivedFiles(config, writer, hostName, { site, routes, assets, templates, model }, diags);
+  const host = await derivedFiles(config, writer, hostName, { site, routes, assets, templates, model }, diags, plan, record?.last);
   if (!host) return fail('host');
   if (config.strict && diags.warnings.length) return fail('strict');
 
@@ -307,6 +307,7 @@ async function recordBuild(config: BuildConfig, record: { stamps: InputStamps; l
     assets: plan.assets,
     missingTexts: plan.missingTexts,
     readsPosts: [...(plan.readsPosts ?? [])].sort(),
+    ...(plan.sitemap && { sitemap: plan.sitemap }),
     outputs: outputStamps(config.outDir, writer.paths(), writer.carriedStamps),
     hostOutputs: hostStamps(config.outDir),
     build: writer.buildId,
@@ -352,6 +353,8 @@ interface RoutePlan {
   now?: ReadonlyMap<string, string>;
   /** Set after rendering: what this build's pages read, for its reads record. */
   next?: ReadsWriter;
+  /** Set with the derived files: what its sitemap shows (output/sitemap.ts `SitemapInput.key`). */
+  sitemap?: string;
 }
 
 /** Why a build renders when no content file's text changed (their stamps did: saved, touched, copied). */
@@ -895,15 +898,16 @@ async function renderStage(config: BuildConfig, opts: BuildOptions, writer: Writ
  * chosen host's files, favicon, manifest), written; returns the host's files that go beside the
  * web root, or undefined when the host cannot be served (an error in the diagnostics).
  */
-async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostName, r: Rendering, diags: Diagnostics): Promise<ReturnType<typeof hostFiles> | undefined> {
+async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostName, r: Rendering, diags: Diagnostics, plan?: RoutePlan, last?: BuildRecord): Promise<ReturnType<typeof hostFiles> | undefined> {
   const { site, routes, assets, templates } = r;
   const at = (p: string) => withBase(basePathOf(site.config.baseUrl), p);
   const offlineRoutes = routes.routes.filter((route) => route.kind === 'offline');
   const offline = Object.fromEntries(offlineRoutes.map((route) => [route.lang === site.defaultLanguage ? '' : route.lang, at(route.path)]));
   const precache = [assets.js, ...Object.values(assets.files ?? {}), assets.icon, ...Object.values(offline)];
   // The offline pages are cached under fixed names: their bytes go into the worker's version, or a
-  // changed phone number would never reach the cache. The writer has them when they were rendered
-  // or kept (a watch rebuild); else they are rendered here (rendering is pure: the bytes written).
+  // changed phone number would never reach the cache. The writer has them when they were rendered,
+  // kept (a watch rebuild) or carried from the live build (an incremental one: read there); else
+  // they are rendered here (rendering is pure: the bytes written).
   let offlineEnv: ReturnType<typeof renderEnv> | undefined;
   const offlineBytes = offlineRoutes.map((route) => writer.contentOf?.(route.file) ?? renderRoute(route, (offlineEnv ??= renderEnv(site, routes, assets, templates, createTally()))));
   const sw = await bundleServiceWorker(config.clientDir, precache, offline, offlineBytes, config.cacheDir);
@@ -916,8 +920,35 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
     return undefined;
   }
   const favicon = { file: 'favicon.ico', content: await faviconIco(path.join(config.contentDir, 'images', ICON), config.cacheDir) };
-  for (const f of [...sitemapFiles(site, routes), robotsTxt(site), ...host.web, favicon, manifestFile(site, assets), sw]) await writer.write(f.file, f.content);
+  for (const f of [...sitemapStage(writer, site, routes, plan, last), robotsTxt(site), ...host.web, favicon, manifestFile(site, assets), sw]) await writer.write(f.file, f.content);
   return host;
+}
+
+/**
+ * The styles, scripts, client data and images to write. Each name carries a hash of its bytes: an
+ * incremental build that carries pages takes the live build's files of the same names as they are
+ * (linked, as the pages are: ~90 files of 1 MB a rebuild of the shipped site wrote again), and
+ * writes the rest.
+ */
+function assetsToWrite<T extends { file: string }>(writer: Writer, plan: RoutePlan | undefined, files: T[]): T[] {
+  const expected = plan?.expected;
+  if (!(plan?.from && expected && writer instanceof DiskWriter)) return files;
+  // (Only files the recorded build published, each checked against its stamp then.)
+  const missing = new Set(writer.carry(plan.from, files.filter((f) => f.file in expected).map((f) => f.file), expected, plan.now, false));
+  return files.filter((f) => missing.has(f.file) || !(f.file in expected));
+}
+
+/**
+ * The sitemap files to write: none when they show what the recorded build's showed and that
+ * build's files are intact (an incremental build carrying pages: linked as they are, as pages
+ * are), else those the output lacks; every one otherwise. Its key goes into the record.
+ */
+function sitemapStage(writer: Writer, site: Site, routes: RouteTable, plan?: RoutePlan, last?: BuildRecord): OutputFile[] {
+  const input = sitemapInput(site, routes);
+  if (plan) plan.sitemap = input.key;
+  if (!(plan?.from && plan.expected && writer instanceof DiskWriter && last?.sitemap === input.key)) return sitemapOf(input);
+  const missing = writer.carry(plan.from, sitemapNames(input), plan.expected, plan.now, false);
+  return missing.length ? sitemapOf(input).filter((f) => missing.includes(f.file)) : [];
 }
 
 /**

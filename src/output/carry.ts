@@ -44,6 +44,8 @@ export interface BuildRecord {
   today?: string;
   /** Output files of pages that read the list of posts (their keys depend on every post). */
   readsPosts?: string[];
+  /** What its sitemap files show (output/sitemap.ts `SitemapInput.key`): the next build takes them as they are while it holds. */
+  sitemap?: string;
   /** Each output file's size and modification time when published (`outputStamps`). */
   outputs?: Record<string, string>;
   /** The same for the host files beside the output (`hostStamps`): one edited by hand is written again. */

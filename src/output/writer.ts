@@ -229,9 +229,10 @@ export class DiskWriter implements Writer {
    * inputs did not change. Returns the ones the output no longer has (the caller renders them).
    * `now`: the files' stamps taken at the build's start (output/survey.ts), else each is stat-ed here.
    * With those stamps and a file thread (the resident process's), the links are made there while
-   * this build goes on, and `commit` waits for them.
+   * this build goes on, and `commit` waits for them. `pages`: they count as pages carried (the
+   * summary's); not the derived files a build takes the same way (the sitemap).
    */
-  carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>, now?: ReadonlyMap<string, string>): string[] {
+  carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>, now?: ReadonlyMap<string, string>, pages = true): string[] {
     let missing: string[];
     if (now && this.io?.alive) {
       // The stamps are known: which files changed or went is decided here, at once.
@@ -245,7 +246,7 @@ export class DiskWriter implements Writer {
           if (stamp !== undefined) this.carriedStamps.set(f, stamp);
         }
       }
-      this.linking = this.io
+      const linking = this.io
         .carry(outDir, this.staging, this.outDir, take, this.stop)
         .then((c) => {
           // A copy has a stamp of its own (taken when the record is written).
@@ -253,18 +254,39 @@ export class DiskWriter implements Writer {
           // Removed from the live build while this build ran (by hand: builds never change a build's files).
           if (c.missing.length) throw new Error(`${path.join(this.outDir, c.missing[0]!)}${c.missing.length > 1 ? ` and ${c.missing.length - 1} other file(s)` : ''} went from the output while this build ran: nothing was published; build again`);
         });
+      // (After the links of an earlier call: commit waits for all of them.)
+      this.linking = this.linking ? Promise.all([this.linking, linking]).then(() => undefined) : linking;
       this.linking.catch(() => undefined); // reported by commit, never unhandled meanwhile
       // (A file gone between the survey and its link fails this build, where a build on one
       // thread renders it instead: only a hand in the live build's folder does that, while it runs.)
     } else missing = carryOver(outDir, this.staging, files, { expected, stamps: this.carriedStamps, now, shownDir: this.outDir });
     const gone = new Set(missing);
+    this.carriedFrom.push({ from: outDir, files, gone });
+    this.carriedSet = undefined;
     for (const f of files) {
       if (gone.has(f)) continue;
       if (this.written.has(f)) throw new Error(`${f} written twice`);
       this.written.add(f);
-      this.carried++;
+      if (pages) this.carried++;
     }
     return missing;
+  }
+
+  /** What `carry` took, by call (made into one set when first asked: `contentOf`). */
+  private readonly carriedFrom: { from: string; files: readonly string[]; gone: ReadonlySet<string> }[] = [];
+  private carriedSet?: Map<string, string>;
+
+  /**
+   * The bytes of a file this build carried from the live build, read there (they are the bytes
+   * it links; the offline pages go into the service worker's version); undefined for any other.
+   */
+  contentOf(file: string): Uint8Array | undefined {
+    if (!this.carriedSet) {
+      this.carriedSet = new Map();
+      for (const c of this.carriedFrom) for (const f of c.files) if (!c.gone.has(f)) this.carriedSet.set(f, c.from);
+    }
+    const from = this.carriedSet.get(file);
+    return from === undefined ? undefined : readFileSync(`${from}/${file}`);
   }
 
   /** The resident process's file thread (output/io-thread.ts), given by the CLI. */

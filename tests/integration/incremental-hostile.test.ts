@@ -444,6 +444,28 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
+  it('files the build derives, edited or removed by hand in the live output (an image, the script, the sitemap): written again, as a cold build', async () => {
+    const { content, out } = fresh();
+    await ok(build(content, out));
+    // An incremental build takes them from the live build (their names carry a hash of their bytes; the sitemap its key).
+    const files = listFiles(out);
+    const image = files.find((f) => f.startsWith('assets/img/'))!;
+    const script = files.find((f) => /^assets\/main\.[0-9a-f]+\.js$/.test(f))!;
+    const byHand = () => {
+      appendFileSync(path.join(out, image), 'edited by hand');
+      rmSync(path.join(out, script));
+      appendFileSync(path.join(out, 'sitemap.xml'), '<!-- edited by hand -->');
+    };
+    byHand();
+    expect((await ok(build(content, out))).stdout).not.toMatch(NOTHING);
+    expect(await differencesFromCold(content, out)).toEqual([]);
+    // With a post edited too (the pages carried, one rendered).
+    byHand();
+    edit(content, POST, /$/, '\n\nEdited.\n');
+    await ok(build(content, out));
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
   it('a build killed (SIGKILL) right after it started carrying files: the next build removes its folder, same output', async () => {
     const { content, out } = fresh();
     await ok(build(content, out));
