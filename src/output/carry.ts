@@ -110,16 +110,20 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
   const { code: codeKey, codeBase, outside, kept, generator, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
   const ids: Record<string, string> = {};
-  const key = createHash('sha256').update(codeKey).update(config.today);
-  const idsKey = createHash('sha256');
   const listings = new Map<string, Dirent[]>();
   const dirs: Record<string, string> = {};
+  // Each hash updated once with every line (an update per file cost ~4 ms of 4,000 posts).
+  const keyLines: string[] = [];
+  const idLines: string[] = [];
+  // (Joined by hand: the walk's paths are relative, '/'-separated and clean; path.join normalises.)
+  const root = config.contentDir.endsWith(path.sep) ? config.contentDir : config.contentDir + path.sep;
   for (const f of contentFiles(config.contentDir, listings, before, dirs)) {
-    content[f] = stamp(path.join(config.contentDir, f), before?.content?.[f], (id) => (ids[f] = id));
-    key.update(`${f}\0${content[f]}\n`);
-    idsKey.update(`${f}\0${ids[f]}\n`);
+    content[f] = stamp(root + f, before?.content?.[f], (id) => (ids[f] = id));
+    keyLines.push(`${f}\0${content[f]}\n`);
+    idLines.push(`${f}\0${ids[f]}\n`);
   }
-  const idsDigest = idsKey.digest('hex');
+  const idsDigest = createHash('sha256').update(idLines.join('')).digest('hex');
+  const key = createHash('sha256').update(codeKey).update(config.today).update(keyLines.join(''));
   return { key: key.update(idsDigest).digest('hex'), code: codeKey, codeBase, ...(outside && { outside }), kept, generator, codeStamps, compiled, content, dirs, listings, ids, idsKey: idsDigest };
 }
 
@@ -339,7 +343,7 @@ function contentFiles(root: string, listings?: Map<string, Dirent[]>, before?: P
     if (now && entries.every((e) => e.isFile())) dirs![rel] = now;
     for (const e of entries) {
       const sub = rel ? `${rel}/${e.name}` : e.name;
-      const full = path.join(dir, e.name);
+      const full = `${dir}${path.sep}${e.name}`;
       // A link counts by what it points to, and the link itself (relinking to an equal file changes it).
       const link = e.isSymbolicLink();
       let isDir = e.isDirectory();
