@@ -194,10 +194,13 @@ async function buildLocked(opts: CliOptions, config: BuildConfig, started: numbe
   const webRoot = recordedWebRoot(config.outDir, last?.build);
   // On the resident process's file thread while this one stamps the inputs (output/io-thread.ts).
   const io = runtime.resident?.io?.alive ? runtime.resident.io : undefined;
+  // First, the content files the last build recorded: this thread stats the folders meanwhile.
+  const recorded = io && last?.content && Object.keys(last.content);
+  const stated = recorded && { files: recorded, stats: io!.stat(config.contentDir, recorded) };
   // (A thread that failed meanwhile: surveyed here after all.)
   const surveying = webRoot === undefined ? undefined : io ? io.survey(webRoot, last!.files).catch(() => surveyLive(webRoot, last!.files)) : surveyLive(webRoot, last!.files);
   const stamping = performance.now();
-  const stamps = await inputStamps(config, last);
+  const stamps = await inputStamps(config, last, stated);
   const live = await surveying;
   const stray = live ? strayEntries(config.outDir, live) : [];
   if (stray.length) {

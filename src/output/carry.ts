@@ -6,7 +6,7 @@
  * one (same bytes, no copy), which is then published as usual.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { BuildConfig } from '../config.ts';
 import type { Diagnostic } from '../diagnostics.ts';
@@ -106,7 +106,33 @@ export interface InputStamps {
   idsKey?: string;
 }
 
-export async function inputStamps(config: BuildConfig, before?: BuildRecord): Promise<InputStamps> {
+/**
+ * Content files stat-ed on another thread (the resident process's file thread: output/io-thread.ts)
+ * while this one walks the folders: `stats` holds, per file of `files` (paths relative to the
+ * content folder), its size, modification time, inode and change time (-1: none there).
+ */
+export interface ContentStats {
+  files: readonly string[];
+  stats: Promise<BigInt64Array | undefined>;
+}
+
+/** Fields of a file's stat, per file, in `ContentStats.stats`. */
+export const STAT_FIELDS = 4;
+
+/** Stat `files` of `root` into a ContentStats array (on the file thread). */
+export function statFiles(root: string, files: readonly string[]): BigInt64Array {
+  const out = new BigInt64Array(files.length * STAT_FIELDS).fill(-1n);
+  const dir = root.endsWith(path.sep) ? root : root + path.sep;
+  files.forEach((f, i) => {
+    // (As stamp stats it: a link followed, a name that is no file left at -1.)
+    const st = statSync(dir + f, { bigint: true, throwIfNoEntry: false });
+    if (!st) return;
+    out.set([st.size, st.mtimeNs, st.ino, st.ctimeNs], i * STAT_FIELDS);
+  });
+  return out;
+}
+
+export async function inputStamps(config: BuildConfig, before?: BuildRecord, stated?: ContentStats): Promise<InputStamps> {
   const { code: codeKey, codeBase, outside, kept, generator, codeStamps, compiled } = await codeInputs(config, before);
   const content: Record<string, string> = {};
   const ids: Record<string, string> = {};
@@ -117,8 +143,14 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord): Pr
   const idLines: string[] = [];
   // (Joined by hand: the walk's paths are relative, '/'-separated and clean; path.join normalises.)
   const root = config.contentDir.endsWith(path.sep) ? config.contentDir : config.contentDir + path.sep;
-  for (const f of contentFiles(config.contentDir, listings, before, dirs)) {
-    content[f] = stamp(root + f, before?.content?.[f], (id) => (ids[f] = id));
+  const files = contentFiles(config.contentDir, listings, before, dirs);
+  // The files the other thread stat-ed meanwhile (the walk stat-ed the folders); any other, here.
+  const taken = stated && (await stated.stats.catch(() => undefined));
+  const at = taken && new Map(stated!.files.map((f, i) => [f, i * STAT_FIELDS]));
+  for (const f of files) {
+    const i = at?.get(f);
+    const st = i === undefined || taken![i]! < 0n ? undefined : { size: taken![i]!, mtimeNs: taken![i + 1]!, ino: taken![i + 2]!, ctimeNs: taken![i + 3]! };
+    content[f] = stamp(root + f, before?.content?.[f], (id) => (ids[f] = id), st);
     keyLines.push(`${f}\0${content[f]}\n`);
     idLines.push(`${f}\0${ids[f]}\n`);
   }
@@ -405,8 +437,8 @@ class FileEntry {
  * changes its time. (Kept for good, the hash made every build after a checkout or a copy of 4,000
  * posts read and hash all of them: ~50 ms a build.) `sameStamp` counts that change as no change.
  */
-function stamp(file: string, before?: string, identity?: (id: string) => void): string {
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+function stamp(file: string, before?: string, identity?: (id: string) => void, taken?: Pick<BigIntStats, 'size' | 'mtimeNs' | 'ino' | 'ctimeNs'>): string {
+  const st = taken ?? statSync(file, { bigint: true, throwIfNoEntry: false });
   if (!st) return '-';
   identity?.(`${st.ino}:${st.ctimeNs}`);
   const base = `${st.size}:${st.mtimeNs}`;
