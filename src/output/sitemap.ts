@@ -1,7 +1,7 @@
 /** sitemap.xml (an index of several past 50,000 URLs) and robots.txt, derived from the route table. */
 import type { Site } from '../content/model.ts';
 import { absoluteUrl } from '../routes/paths.ts';
-import type { RouteTable } from '../routes/table.ts';
+import type { Route, RouteTable } from '../routes/table.ts';
 import { alternatesFor } from '../render/head.ts';
 import type { OutputFile } from '../assets/bundle.ts';
 import { createHash } from 'node:crypto';
@@ -13,48 +13,47 @@ const xmlEscape = (s: string) => (/[&<>"]/.test(s) ? s.replace(/&/g, '&amp;').re
 export const SITEMAP_LIMIT = 50_000;
 
 /**
- * What the sitemap shows, gathered from the route table: each indexable page's address and date,
- * and the hreflang links of each set of language versions (one set serves all of them). `key`
- * covers every byte the files are made of, so a build whose key is the recorded one takes the
- * last build's files as they are (build.ts): at 1,000 posts x 4 languages they are 2.9 MB, made
- * and written again by every rebuild (~20 ms of a one-post rebuild).
+ * What the sitemap shows, gathered from the route table: each indexable page, and each set of
+ * language versions (one set of hreflang links serves all of them). `key` is a hash of everything
+ * the files are made from (the base URL, the languages, each page's path and date, each set's
+ * paths by language), so a build whose key is the recorded one takes the last build's files as
+ * they are (build.ts): at 1,000 posts x 4 languages they are 2.9 MB, made and written again by
+ * every rebuild (~20 ms of a one-post rebuild). The key is taken from those inputs, not from the
+ * XML: making the XML to hash it cost ~9 ms a build.
  */
 export interface SitemapInput {
-  base: string;
+  site: Site;
+  routes: RouteTable;
   limit: number;
-  /** Per indexable route, in table order: its escaped address, its `<lastmod>` (or ''), its links' index. */
-  entries: { loc: string; lastmod: string; links: number }[];
-  /** The `<xhtml:link>` elements of each set of language versions. */
-  links: string[];
+  /** Per indexable route, in table order: the route and its set of language versions (an index in `sets`). */
+  entries: { route: Route; set: number }[];
+  /** A route of each set of language versions (alternatesFor gives the set's links). */
+  sets: Route[];
   key: string;
 }
 
 /** Indexable pages only, each with the full set of hreflang alternates including x-default. */
 export function sitemapInput(site: Site, routes: RouteTable, limit = SITEMAP_LIMIT): SitemapInput {
-  const base = site.config.baseUrl;
-  const links: string[] = [];
-  const linksOf = new Map<ReadonlyMap<string, string>, number>();
+  const sets: Route[] = [];
+  const setOf = new Map<ReadonlyMap<string, string>, number>();
   const entries: SitemapInput['entries'] = [];
-  // (Hashed once at the end: an update per route cost more than the hash.)
-  const parts = [`${base}\0${limit}`];
+  // What alternatesFor and the entries read. (Hashed once at the end: an update per route cost more than the hash.)
+  const parts = [JSON.stringify([site.config.baseUrl, limit, site.languages, site.defaultLanguage])];
   for (const r of routes.routes) {
     if (!r.indexable) continue;
     const group = routes.alternates(r);
-    let at = linksOf.get(group);
-    if (at === undefined) {
-      at = links.push(
-        alternatesFor(site, r, routes)
-          .map((a) => `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${xmlEscape(a.href)}"/>`)
-          .join(''),
-      ) - 1;
-      linksOf.set(group, at);
-      parts.push(`L${links[at]}`);
+    let set = setOf.get(group);
+    if (set === undefined) {
+      set = sets.push(r) - 1;
+      setOf.set(group, set);
+      let line = 'S';
+      for (const [lang, p] of group) line += `${lang}\0${p}\0`;
+      parts.push(line);
     }
-    const entry = { loc: xmlEscape(absoluteUrl(base, r.path)), lastmod: r.post ? `<lastmod>${r.post.updated ?? r.post.date}</lastmod>` : '', links: at };
-    entries.push(entry);
-    parts.push(`U${entry.loc}\0${entry.lastmod}\0${at}`);
+    entries.push({ route: r, set });
+    parts.push(`U${r.path}\0${r.post ? `${r.post.updated ?? r.post.date}` : '\x01'}\0${set}`);
   }
-  return { base, limit, entries, links, key: createHash('sha256').update(parts.join('\n')).digest('base64url') };
+  return { site, routes, limit, entries, sets, key: createHash('sha256').update(parts.join('\n')).digest('base64url') };
 }
 
 /** The sitemap's files (sitemap.xml last): one file, or an index of several past `limit` URLs. */
@@ -69,8 +68,17 @@ export function sitemapFiles(site: Site, routes: RouteTable, limit = SITEMAP_LIM
 }
 
 export function sitemapOf(input: SitemapInput): OutputFile[] {
-  const { base, limit, links } = input;
-  const entries = input.entries.map((e) => `<url><loc>${e.loc}</loc>${e.lastmod}${links[e.links]}</url>`);
+  const { site, routes, limit } = input;
+  const base = site.config.baseUrl;
+  const links = input.sets.map((r) =>
+    alternatesFor(site, r, routes)
+      .map((a) => `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${xmlEscape(a.href)}"/>`)
+      .join(''),
+  );
+  const entries = input.entries.map(({ route: r, set }) => {
+    const lastmod = r.post ? `<lastmod>${r.post.updated ?? r.post.date}</lastmod>` : '';
+    return `<url><loc>${xmlEscape(absoluteUrl(base, r.path))}</loc>${lastmod}${links[set]}</url>`;
+  });
   const head = '<?xml version="1.0" encoding="UTF-8"?>\n';
   const urlset = (list: string[]) =>
     `${head}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${list.join('\n')}\n</urlset>\n`;

@@ -444,6 +444,19 @@ describe('[R-INC-2] incremental builds against hostile edits (same output as a c
     expect(await differencesFromCold(content, out)).toEqual([]);
   });
 
+  it('a post dated anew, then given an updated date: the sitemap the build takes or makes shows them (its key counts the dates)', async () => {
+    const { content, out } = fresh({ english: true });
+    await ok(build(content, out));
+    const sitemap = () => readFileSync(path.join(out, 'sitemap.xml'), 'utf8');
+    edit(content, POST, /^date: .*$/m, 'date: 2025-10-02');
+    await ok(build(content, out));
+    expect(sitemap()).toContain('<lastmod>2025-10-02</lastmod>');
+    edit(content, POST, /^date: .*$/m, 'date: 2025-10-02\nupdated: 2025-11-01');
+    await ok(build(content, out));
+    expect(sitemap()).toContain('<lastmod>2025-11-01</lastmod>');
+    expect(await differencesFromCold(content, out)).toEqual([]);
+  });
+
   it('files the build derives, edited or removed by hand in the live output (an image, the script, the sitemap): written again, as a cold build', async () => {
     const { content, out } = fresh();
     await ok(build(content, out));
