@@ -230,7 +230,7 @@ export class DiskWriter implements Writer {
    * `now`: the files' stamps taken at the build's start (output/survey.ts), else each is stat-ed here.
    * With those stamps and a file thread (the resident process's), the links are made there while
    * this build goes on, and `commit` waits for them. `pages`: they count as pages carried (the
-   * summary's); not the derived files a build takes the same way (the sitemap).
+   * summary's); not the derived files a build takes the same way (assets, the sitemap).
    */
   carry(outDir: string, files: readonly string[], expected?: Readonly<Record<string, string>>, now?: ReadonlyMap<string, string>, pages = true): string[] {
     let missing: string[];
