@@ -927,28 +927,37 @@ async function derivedFiles(config: BuildConfig, writer: Writer, hostName: HostN
 /**
  * The styles, scripts, client data and images to write. Each name carries a hash of its bytes: an
  * incremental build that carries pages takes the live build's files of the same names as they are
- * (linked, as the pages are: ~90 files of 1 MB a rebuild of the shipped site wrote again), and
- * writes the rest.
+ * (~90 files of 1 MB a rebuild of the shipped site wrote again), and writes the rest.
  */
 function assetsToWrite<T extends { file: string }>(writer: Writer, plan: RoutePlan | undefined, files: T[]): T[] {
-  const expected = plan?.expected;
-  if (!(plan?.from && expected && writer instanceof DiskWriter)) return files;
-  // (Only files the recorded build published, each checked against its stamp then.)
-  const missing = new Set(writer.carry(plan.from, files.filter((f) => f.file in expected).map((f) => f.file), expected, plan.now, false));
-  return files.filter((f) => missing.has(f.file) || !(f.file in expected));
+  const taken = takenFromLive(writer, plan, files.map((f) => f.file));
+  return files.filter((f) => !taken.has(f.file));
 }
 
 /**
  * The sitemap files to write: none when they show what the recorded build's showed and that
- * build's files are intact (an incremental build carrying pages: linked as they are, as pages
- * are), else those the output lacks; every one otherwise. Its key goes into the record.
+ * build's files are intact, else those the output lacks; every one otherwise. Its key goes into
+ * the record.
  */
 function sitemapStage(writer: Writer, site: Site, routes: RouteTable, plan?: RoutePlan, last?: BuildRecord): OutputFile[] {
   const input = sitemapInput(site, routes);
   if (plan) plan.sitemap = input.key;
-  if (!(plan?.from && plan.expected && writer instanceof DiskWriter && last?.sitemap === input.key)) return sitemapOf(input);
-  const missing = writer.carry(plan.from, sitemapNames(input), plan.expected, plan.now, false);
-  return missing.length ? sitemapOf(input).filter((f) => missing.includes(f.file)) : [];
+  const names = sitemapNames(input);
+  const taken = last?.sitemap === input.key ? takenFromLive(writer, plan, names) : new Set<string>();
+  return taken.size === names.length ? [] : sitemapOf(input).filter((f) => !taken.has(f.file));
+}
+
+/**
+ * Derived files an incremental build that carries pages links from the live build, as it links
+ * pages: those the recorded build published and that are unchanged since (their stamps checked).
+ * Returns the files taken (none for any other build).
+ */
+function takenFromLive(writer: Writer, plan: RoutePlan | undefined, files: readonly string[]): Set<string> {
+  const expected = plan?.expected;
+  if (!(plan?.from && expected && writer instanceof DiskWriter)) return new Set();
+  const published = files.filter((f) => f in expected);
+  const missing = new Set(writer.carry(plan.from, published, expected, plan.now, false));
+  return new Set(published.filter((f) => !missing.has(f)));
 }
 
 /**

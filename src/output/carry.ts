@@ -117,12 +117,12 @@ export interface ContentStats {
 }
 
 /** Fields of a file's stat, per file, in `ContentStats.stats`. */
-export const STAT_FIELDS = 4;
+const STAT_FIELDS = 4;
 
 /** Stat `files` of `root` into a ContentStats array (on the file thread). */
 export function statFiles(root: string, files: readonly string[]): BigInt64Array {
   const out = new BigInt64Array(files.length * STAT_FIELDS).fill(-1n);
-  const dir = root.endsWith(path.sep) ? root : root + path.sep;
+  const dir = withSep(root);
   files.forEach((f, i) => {
     // (As stamp stats it: a link followed, a name that is no file left at -1.)
     const st = statSync(dir + f, { bigint: true, throwIfNoEntry: false });
@@ -131,6 +131,9 @@ export function statFiles(root: string, files: readonly string[]): BigInt64Array
   });
   return out;
 }
+
+/** A folder's path ending in a separator: files' relative paths are joined to it by hand (they are clean; path.join normalises). */
+const withSep = (dir: string) => (dir.endsWith(path.sep) ? dir : dir + path.sep);
 
 export async function inputStamps(config: BuildConfig, before?: BuildRecord, stated?: ContentStats): Promise<InputStamps> {
   const { code: codeKey, codeBase, outside, kept, generator, codeStamps, compiled } = await codeInputs(config, before);
@@ -141,8 +144,7 @@ export async function inputStamps(config: BuildConfig, before?: BuildRecord, sta
   // Each hash updated once with every line (an update per file cost ~4 ms of 4,000 posts).
   const keyLines: string[] = [];
   const idLines: string[] = [];
-  // (Joined by hand: the walk's paths are relative, '/'-separated and clean; path.join normalises.)
-  const root = config.contentDir.endsWith(path.sep) ? config.contentDir : config.contentDir + path.sep;
+  const root = withSep(config.contentDir);
   const files = contentFiles(config.contentDir, listings, before, dirs);
   // The files the other thread stat-ed meanwhile (the walk stat-ed the folders); any other, here.
   const taken = stated && (await stated.stats.catch(() => undefined));

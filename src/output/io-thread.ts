@@ -1,9 +1,7 @@
 /**
- * A second thread for file-system work: the survey of the live output and the hard links that
- * carry unchanged pages into a new build.
- *
- * (It also stats the content files the last build recorded while the main thread walks the content
- * folders: carry.ts ContentStats.)
+ * A second thread for file-system work: the survey of the live output, the hard links that carry
+ * unchanged pages into a new build, and the stats of the content files the last build recorded
+ * while the main thread walks the content folders (carry.ts ContentStats).
  *
  * A profile of one-post rebuilds of 4,000 posts (2026-11-27) put ~20 ms a build in the survey (a
  * stat of each of the live build's 4,800 files) and ~28 ms in the links, nearly all of it in the

@@ -32,7 +32,6 @@ export interface SitemapInput {
   key: string;
 }
 
-/** Indexable pages only, each with the full set of hreflang alternates including x-default. */
 export function sitemapInput(site: Site, routes: RouteTable, limit = SITEMAP_LIMIT): SitemapInput {
   const sets: Route[] = [];
   const setOf = new Map<ReadonlyMap<string, string>, number>();
@@ -63,10 +62,12 @@ export function sitemapNames(input: Pick<SitemapInput, 'entries' | 'limit'>): st
   return [...Array.from({ length: Math.ceil(entries.length / limit) }, (_, i) => `sitemap-${i + 1}.xml`), 'sitemap.xml'];
 }
 
+/** Indexable pages only, each with the full set of hreflang alternates including x-default. */
 export function sitemapFiles(site: Site, routes: RouteTable, limit = SITEMAP_LIMIT): OutputFile[] {
   return sitemapOf(sitemapInput(site, routes, limit));
 }
 
+/** The sitemap files of `input` (sitemapFiles). */
 export function sitemapOf(input: SitemapInput): OutputFile[] {
   const { site, routes, limit } = input;
   const base = site.config.baseUrl;

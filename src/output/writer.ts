@@ -262,7 +262,6 @@ export class DiskWriter implements Writer {
     } else missing = carryOver(outDir, this.staging, files, { expected, stamps: this.carriedStamps, now, shownDir: this.outDir });
     const gone = new Set(missing);
     this.carriedFrom.push({ from: outDir, files, gone });
-    this.carriedSet = undefined;
     for (const f of files) {
       if (gone.has(f)) continue;
       if (this.written.has(f)) throw new Error(`${f} written twice`);
@@ -272,21 +271,17 @@ export class DiskWriter implements Writer {
     return missing;
   }
 
-  /** What `carry` took, by call (made into one set when first asked: `contentOf`). */
+  /** What `carry` took, by call (`contentOf`). */
   private readonly carriedFrom: { from: string; files: readonly string[]; gone: ReadonlySet<string> }[] = [];
-  private carriedSet?: Map<string, string>;
 
   /**
    * The bytes of a file this build carried from the live build, read there (they are the bytes
    * it links; the offline pages go into the service worker's version); undefined for any other.
    */
   contentOf(file: string): Uint8Array | undefined {
-    if (!this.carriedSet) {
-      this.carriedSet = new Map();
-      for (const c of this.carriedFrom) for (const f of c.files) if (!c.gone.has(f)) this.carriedSet.set(f, c.from);
-    }
-    const from = this.carriedSet.get(file);
-    return from === undefined ? undefined : readFileSync(`${from}/${file}`);
+    // (Asked for a few files a build: searched, not indexed.)
+    const c = this.carriedFrom.find((c) => !c.gone.has(file) && c.files.includes(file));
+    return c && readFileSync(`${c.from}/${file}`);
   }
 
   /** The resident process's file thread (output/io-thread.ts), given by the CLI. */
